@@ -1,0 +1,221 @@
+import { McpServer, type CallToolResult, type McpServerFactory, type ServerContext, type ToolAnnotations } from '@modelcontextprotocol/server'
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
+import * as z from 'zod'
+import { registerView, resolveView, type ViewConfig } from './app-tool.js'
+import { AppServerError, invalidOption } from './errors.js'
+import { listenHttp, type HttpListenOptions } from './http.js'
+import { listenStdio } from './stdio.js'
+import { closeOnSignals } from './shutdown.js'
+
+/** Who may call a tool: `'model'` (the agent) and/or `'app'` (this server's own views). */
+export type ToolVisibility = 'model' | 'app'
+
+/** A tool's definition, as the SDK's `registerTool` takes it plus MCP Apps visibility. */
+export interface ToolConfig {
+  title?: string
+  description: string
+  /** zod object schema or zod raw shape (`{ key: z.string() }`); arguments are validated before the handler runs. */
+  inputSchema?: z.ZodObject<any> | Record<string, z.ZodType>
+  outputSchema?: z.ZodObject<any> | Record<string, z.ZodType>
+  annotations?: ToolAnnotations
+  /** Default `['model', 'app']`; `['app']` hides the tool from the model, leaving it callable by the server's views. */
+  visibility?: ToolVisibility[]
+  _meta?: Record<string, unknown>
+}
+
+/** An app tool: a tool whose result the host renders with `view`. */
+export interface AppToolConfig extends ToolConfig {
+  view: ViewConfig
+}
+
+/** What the SDK passes a tool handler besides its arguments: abort signal, progress and logging helpers, the HTTP request. */
+export type ToolExtra = ServerContext
+
+/** A tool handler; a thrown error becomes an `isError` result the model can read. */
+export type ToolHandler<A = any> = (args: A, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>
+
+/** How to serve: stdio for a host that spawns the server, or Streamable HTTP. */
+export interface ListenOptions {
+  stdio?: boolean
+  http?: HttpListenOptions
+  /** Close gracefully and exit 0 on SIGINT/SIGTERM. Default `true`. */
+  handleSignals?: boolean
+}
+
+/** A running listener. `url` is set for HTTP, e.g. `http://127.0.0.1:3001/mcp`. */
+export interface Listening {
+  url?: string
+  close(): Promise<void>
+}
+
+/** Options of {@link createAppServer}. */
+export interface AppServerOptions {
+  name: string
+  version: string
+  /** Told to the agent at connection time: how the tools fit together. */
+  instructions?: string
+}
+
+/** An MCP server with app tools, built on the official SDK. Registration methods return the server for chaining. */
+export interface AppServer {
+  readonly name: string
+  /**
+   * An SDK server holding every registration, for connecting to a custom transport. HTTP and stdio serve
+   * each request or connection from a fresh instance (the SDK requires one per connection), so add SDK
+   * features not wrapped here with {@link AppServer.configure}, which reaches every instance.
+   */
+  readonly mcp: McpServer
+  /** Registers a plain tool. */
+  tool(name: string, config: ToolConfig, handler: ToolHandler): AppServer
+  /** Registers a tool with a view: `_meta.ui.resourceUri` on the tool and its `ui://` HTML resource. */
+  appTool(name: string, config: AppToolConfig, handler: ToolHandler): AppServer
+  /** Runs `setup` on every SDK server instance, now and for each one built later. */
+  configure(setup: (mcp: McpServer) => void): AppServer
+  /** Runs `hook` when the server closes (after its listeners), e.g. to close a store. */
+  onClose(hook: () => void | Promise<void>): AppServer
+  /** A factory of fully registered SDK servers, for the SDK's `createMcpHandler`/`serveStdio` or tests. */
+  readonly factory: McpServerFactory
+  listen(options: ListenOptions): Promise<Listening>
+  /** Closes every listener (finishing in-flight requests), then runs the `onClose` hooks. Idempotent. */
+  close(): Promise<void>
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/
+
+/**
+ * Creates an MCP Apps server.
+ * @example
+ * const app = createAppServer({ name: 'forecast', version: '1.0.0' })
+ * app.appTool('get_forecast', { description: 'Forecast', inputSchema: { city: z.string() }, view: { file: 'dist/index.html' } },
+ *   async ({ city }) => ({ content: [{ type: 'text', text: `Sunny in ${city}` }] }))
+ * await app.listen({ http: { port: 3001 } })
+ */
+export function createAppServer(options: AppServerOptions): AppServer {
+  if (!options || typeof options !== 'object') invalidOption('createAppServer', 'options', 'must be an object with name and version')
+  const { name, version, instructions } = options
+  if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(name)) invalidOption('createAppServer', 'name', `must be letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`)
+  if (typeof version !== 'string' || version === '') invalidOption('createAppServer', 'version', 'must be a non-empty string')
+  if (instructions !== undefined && typeof instructions !== 'string') invalidOption('createAppServer', 'instructions', 'must be a string')
+
+  const setups: Array<(mcp: McpServer) => void> = []
+  const names = new Set<string>()
+  const listeners = new Set<Listening>()
+  const closeHooks: Array<() => void | Promise<void>> = []
+  let closing: Promise<void> | undefined
+
+  const build = (): McpServer => {
+    const mcp = new McpServer({ name, version }, instructions === undefined ? {} : { instructions })
+    for (const setup of setups) setup(mcp)
+    return mcp
+  }
+  const mcp = build()
+  const add = (setup: (server: McpServer) => void) => {
+    setups.push(setup)
+    setup(mcp)
+  }
+  const claim = (kind: string, key: string) => {
+    if (names.has(key)) throw new AppServerError('DUPLICATE_NAME', `createAppServer: ${kind} '${key}' is already registered`, { name: key })
+    names.add(key)
+  }
+
+  const registerTool = (toolName: string, config: ToolConfig, handler: ToolHandler, uiMeta: Record<string, unknown>) => {
+    const where = `tool('${toolName}')`
+    if (typeof toolName !== 'string' || !TOOL_NAME.test(toolName)) invalidOption(where, 'name', 'must be 1-128 letters, digits, _ . or -')
+    if (!config || typeof config.description !== 'string') invalidOption(where, 'description', 'is required')
+    if (typeof handler !== 'function') invalidOption(where, 'handler', 'must be a function')
+    const visibility = checkVisibility(where, config.visibility)
+    claim('tool', `tool:${toolName}`)
+    const ui = { ...(config._meta?.ui as object | undefined), ...uiMeta, ...(visibility && { visibility }) }
+    const _meta: Record<string, unknown> = { ...config._meta }
+    if (Object.keys(ui).length > 0) _meta.ui = ui
+    if (typeof uiMeta.resourceUri === 'string') _meta[RESOURCE_URI_META_KEY] = uiMeta.resourceUri
+    const inputSchema = toObjectSchema(where, 'inputSchema', config.inputSchema)
+    const outputSchema = toObjectSchema(where, 'outputSchema', config.outputSchema)
+    const definition = {
+      description: config.description,
+      ...(config.title !== undefined && { title: config.title }),
+      ...(config.annotations && { annotations: config.annotations }),
+      ...(Object.keys(_meta).length > 0 && { _meta }),
+      ...(outputSchema && { outputSchema }),
+    }
+    add((server) => {
+      if (inputSchema) server.registerTool(toolName, { ...definition, inputSchema }, (args: unknown, extra: ServerContext) => handler(args, extra))
+      // The SDK calls a schema-less tool with the context alone; handlers always get (args, extra).
+      else server.registerTool(toolName, definition, (extra: ServerContext) => handler({}, extra))
+    })
+  }
+
+  const app: AppServer = {
+    name,
+    mcp,
+    factory: build,
+    tool(toolName, config, handler) {
+      registerTool(toolName, config, handler, {})
+      return app
+    },
+    appTool(toolName, config, handler) {
+      const view = resolveView(name, toolName, config?.view)
+      registerTool(toolName, config, handler, { resourceUri: view.uri })
+      claim('resource', `resource:${view.uri}`)
+      add((server) => registerView(server, `${toolName} view`, view))
+      return app
+    },
+    configure(setup) {
+      if (typeof setup !== 'function') invalidOption('configure', 'setup', 'must be a function')
+      add(setup)
+      return app
+    },
+    onClose(hook) {
+      if (typeof hook !== 'function') invalidOption('onClose', 'hook', 'must be a function')
+      closeHooks.push(hook)
+      return app
+    },
+    async listen(listenOptions) {
+      if (closing) throw new AppServerError('NOT_LISTENING', `listen: server '${name}' is closed`, { state: 'closed' })
+      const { stdio, http, handleSignals = true } = listenOptions ?? {}
+      if (!stdio === !http) invalidOption('listen', 'stdio | http', 'needs exactly one of { stdio: true } or { http: { … } }')
+      const listening = stdio ? listenStdio(build, () => void app.close()) : await listenHttp(build, http!)
+      const tracked: Listening = {
+        ...listening,
+        async close() {
+          listeners.delete(tracked)
+          await listening.close()
+        },
+      }
+      listeners.add(tracked)
+      if (handleSignals) closeOnSignals(app.close)
+      return tracked
+    },
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([...listeners].map((l) => l.close()))
+        for (const hook of closeHooks) await hook()
+        await mcp.close()
+      })()
+      return closing
+    },
+  }
+  return app
+}
+
+function checkVisibility(where: string, visibility: ToolVisibility[] | undefined): ToolVisibility[] | undefined {
+  if (visibility === undefined) return undefined
+  if (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((v) => v !== 'model' && v !== 'app')) {
+    invalidOption(where, 'visibility', `must be a non-empty array of 'model' and 'app', got ${JSON.stringify(visibility)}`)
+  }
+  return [...new Set(visibility)]
+}
+
+function isSchema(value: unknown): boolean {
+  // Duck-typed on Standard Schema so a zod copy other than ours still counts.
+  return typeof value === 'object' && value !== null && '~standard' in value
+}
+
+function toObjectSchema(where: string, option: string, schema: ToolConfig['inputSchema']): z.ZodObject<any> | undefined {
+  if (schema === undefined) return undefined
+  if (isSchema(schema)) return schema as z.ZodObject<any>
+  if (schema === null || typeof schema !== 'object' || !Object.values(schema).every(isSchema)) {
+    invalidOption(where, option, 'must be a zod object schema or a record of zod schemas')
+  }
+  return z.object(schema as Record<string, z.ZodType>)
+}
