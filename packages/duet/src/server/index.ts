@@ -20,3 +20,5 @@ export { createAgentAppsServer } from './agent-apps.js'
 export type { AgentAppsOptions } from './agent-apps.js'
 // Channels (store, backends, channel tools) ship from here too, so users need one import.
 export * from '../channel/index.js'
+// Saved apps, app data, logs and recipes for apps the agent builds (src/apps).
+export * from '../apps/index.js'

@@ -1,0 +1,93 @@
+import type { AppsDatabase } from './database.js'
+import { AgentAppsError } from './errors.js'
+import type { AppLimits } from './limits.js'
+import { utf8Bytes } from './limits.js'
+import { checkAppName, checkDataKey } from './names.js'
+import type { DataPage, PageRequest } from './paging.js'
+import { pageOf } from './paging.js'
+
+/** What `put_app_data` stored: the value's shape and size. */
+export interface DataInfo {
+  app: string
+  key: string
+  kind: 'array' | 'string' | 'json'
+  /** Items (array), characters (string) or 1 (any other JSON value): what pages count in. */
+  total: number
+  bytes: number
+}
+
+export interface PutDataOptions {
+  /** Add to the end of the stored array or string instead of replacing it. */
+  append?: boolean
+}
+
+function kindOf(value: unknown): DataInfo['kind'] {
+  return Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'json'
+}
+
+function totalOf(value: unknown): number {
+  return Array.isArray(value) || typeof value === 'string' ? value.length : 1
+}
+
+/**
+ * The app data store: JSON values under (app, key), written by the agent and read back by the
+ * app a page at a time. Data, never code: nothing stored here is ever run by the server.
+ */
+export function createAppData(db: AppsDatabase, limits: AppLimits) {
+  const select = db.prepare('SELECT value FROM app_data WHERE app = ? AND key = ?')
+  const keys = db.prepare('SELECT key FROM app_data WHERE app = ? ORDER BY key')
+  const count = db.prepare('SELECT count(*) AS n FROM app_data WHERE app = ?')
+  const upsert = db.prepare(`INSERT INTO app_data (app, key, value, bytes, updated_at) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (app, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, updated_at = excluded.updated_at`)
+
+  function merged(app: string, key: string, stored: string | undefined, value: unknown, append: boolean): unknown {
+    if (!append || stored === undefined) return value
+    const current: unknown = JSON.parse(stored)
+    if (Array.isArray(current) && Array.isArray(value)) return current.concat(value)
+    if (typeof current === 'string' && typeof value === 'string') return current + value
+    throw new AgentAppsError('INVALID_ARGUMENT', `append needs the same kind as the stored value: ${app}/${key} holds ${kindOf(current) === 'json' ? 'a JSON value' : `a ${kindOf(current)}`} and the new value is ${kindOf(value) === 'json' ? 'a JSON value' : `a ${kindOf(value)}`}. Append arrays to arrays and strings to strings, or put without append to replace it.`, { field: 'value' })
+  }
+
+  const put = db.transaction((app: string, key: string, value: unknown, append: boolean): DataInfo => {
+    const stored = (select.get(app, key) as { value: string } | undefined)?.value
+    if (stored === undefined && (count.get(app) as { n: number }).n >= limits.maxKeysPerApp) {
+      throw new AgentAppsError('LIMIT_REACHED', `App '${app}' already has ${limits.maxKeysPerApp} data keys; put bigger values under fewer keys (arrays page well).`, { limit: limits.maxKeysPerApp })
+    }
+    const next = merged(app, key, stored, value, append)
+    const json = JSON.stringify(next)
+    const bytes = utf8Bytes(json)
+    if (bytes > limits.maxValueBytes) {
+      throw new AgentAppsError('TOO_LARGE', `${app}/${key} would take ${bytes} bytes, over the limit of ${limits.maxValueBytes}; split the content over several keys (e.g. 'chapter-1', 'chapter-2').`, { field: 'value', size: bytes, limit: limits.maxValueBytes })
+    }
+    upsert.run(app, key, json, bytes, Date.now())
+    return { app, key, kind: kindOf(next), total: totalOf(next), bytes }
+  })
+
+  return {
+    /** Stores a JSON value (replacing it, or appending to a stored array or string). */
+    putData(app: string, key: string, value: unknown, options: PutDataOptions = {}): DataInfo {
+      checkAppName(app, 'app')
+      checkDataKey(key)
+      if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) {
+        throw new AgentAppsError('INVALID_ARGUMENT', 'value is missing: pass any JSON value (an array pages by items, a string by characters)', { field: 'value' })
+      }
+      return put.immediate(app, key, value, options.append === true)
+    },
+    /** One page of a stored value (see `pageOf` for how arrays, strings and other values page). */
+    getData(app: string, key: string, request: PageRequest = {}): DataPage {
+      checkAppName(app, 'app')
+      checkDataKey(key)
+      const row = select.get(app, key) as { value: string } | undefined
+      if (!row) {
+        const known = (keys.all(app) as Array<{ key: string }>).map((r) => r.key)
+        throw new AgentAppsError('NOT_FOUND', `App '${app}' has no data under '${key}'. ${known.length ? `Its keys: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : 'It has no data yet: the agent stores it with put_app_data.'}`, { kind: 'data', name: `${app}/${key}` })
+      }
+      return pageOf(JSON.parse(row.value), request, limits)
+    },
+    /** The keys of an app's data, sorted. */
+    dataKeys(app: string): string[] {
+      checkAppName(app, 'app')
+      return (keys.all(app) as Array<{ key: string }>).map((r) => r.key)
+    },
+  }
+}

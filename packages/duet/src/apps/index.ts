@@ -1,0 +1,12 @@
+// The agent-apps room: what apps the agent builds on the fly sit on (saved apps, app data, logs, recipes).
+export { registerAgentAppTools, type AgentAppToolsOptions } from './register.js'
+export { openAppStore, type AppStore, type AppStoreOptions } from './app-store.js'
+export { DEFAULT_APP_LIMITS, type AppLimits } from './limits.js'
+export { AgentAppsError, type AgentAppsErrorCode } from './errors.js'
+export type { RenderInput, RenderRecord } from './render-store.js'
+export type { SavedApp, SavedAppSummary, SaveAppOptions } from './saved-apps.js'
+export type { LoadAppHook } from './saved-app-tools.js'
+export type { DataInfo, PutDataOptions } from './app-data.js'
+export type { DataPage, PageRequest } from './paging.js'
+export { LOG_LEVELS, type LogEntry, type LogLevel } from './server-log.js'
+export { RECIPES, type Recipe } from './recipes/index.js'

@@ -1,0 +1,79 @@
+import type { Recipe } from './recipe.js'
+
+/** The `debugging` recipe. */
+export const debugging: Recipe = {
+  name: 'debugging',
+  title: 'Debugging an app',
+  description: 'Blank or silent apps: write_server_log from the app, tail_server_log from you, duet dev.',
+  text: `# Debugging an app
+
+The app runs in the host's iframe, where you cannot see its console. Give it a way to tell you.
+
+## The log back channel
+
+The app writes with \`write_server_log({ level, message, data? })\` (app only; levels \`debug\`,
+\`info\`, \`warn\`, \`error\`); you read the newest lines with \`tail_server_log\`:
+
+\`\`\`json tool-call
+{ "tool": "write_server_log", "arguments": { "level": "error", "message": "page failed to load", "data": { "page": 3 } } }
+\`\`\`
+
+\`\`\`json tool-call
+{ "tool": "tail_server_log", "arguments": { "n": 20, "level": "warn" } }
+\`\`\`
+
+The log keeps the newest few thousand lines; a message is at most 4000 characters and \`data\` at
+most 16 KB of JSON, so log summaries (counts, ids, the first items), not whole payloads.
+
+In a component, log through the \`MCP\` sink:
+
+\`\`\`jsx duet-component
+function Logged({ state }) {
+  return <button type="button" className="go">{state.clicks ? \`Clicked \${state.clicks} times\` : 'Click me'}</button>
+}
+
+Logged.initialState = { clicks: 0 }
+
+Logged.intent = ({ DOM }) => ({ GO: DOM.click('.go') })
+
+Logged.model = {
+  GO: {
+    STATE: (state) => ({ ...state, clicks: state.clicks + 1 }),
+    MCP: (state) => ({ callTool: 'write_server_log', args: { level: 'debug', message: 'clicked', data: { clicks: state.clicks + 1 } } }),
+  },
+}
+
+export default Logged
+\`\`\`
+
+In an HTML fragment, catch what would otherwise vanish:
+
+\`\`\`html fragment
+<script>
+  const log = (level, message, data) =>
+    window.app.callServerTool({ name: 'write_server_log', arguments: { level, message, data } }).catch(() => {})
+  window.addEventListener('error', (e) => log('error', e.message, { source: e.filename, line: e.lineno }))
+  window.addEventListener('unhandledrejection', (e) => log('error', String(e.reason)))
+  log('info', 'app started')
+</script>
+\`\`\`
+
+## Symptoms
+
+- **Blank app**: a script threw before drawing anything; look for an \`error\` line in the log. If
+  the log is empty too, the bridge never connected: check that the fragment has no \`<iframe
+  srcdoc>\` and loads nothing from a host outside the allowed list.
+- **Nothing happens on a click**: the handler is not bound; log from it to see.
+- **A tool call fails**: the error text starts with a code (\`INVALID_NAME\`, \`NOT_FOUND\`,
+  \`TOO_LARGE\`, ...) and says what to change.
+
+## Trying an app outside the chat
+
+\`duet dev\` runs a local host in your browser for the agent-apps server, with the same iframe
+sandbox, so you can reload and look at the console:
+
+\`\`\`sh
+duet dev --stdio "duet serve --stdio"
+\`\`\`
+`,
+}

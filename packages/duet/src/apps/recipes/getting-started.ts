@@ -1,0 +1,71 @@
+import type { Recipe } from './recipe.js'
+
+/** The `getting-started` recipe. */
+export const gettingStarted: Recipe = {
+  name: 'getting-started',
+  title: 'Getting started with Duet apps',
+  description: 'Read first: what the display, channel, app-data, saved-app and log tools are for, and a first round trip.',
+  text: `# Getting started with Duet apps
+
+Duet lets you (the agent) show the user an interactive app inside the chat and keep talking to it
+while it is open. Read this first; the other recipes go deeper.
+
+## The pieces
+
+- **Display tools** show an app: \`display_ui_to_user\` renders an HTML fragment, \`display_component\`
+  renders a Duet component (see the \`duet-components\` recipe). Each render gets its own channel,
+  whose id the tool returns; keep it.
+- **Channels** carry messages both ways while the app is open: you send with \`notify_ui\` and read
+  with \`poll_agent_messages\`; the app uses \`notify_agent\` and \`poll_ui_messages\`, which you do not
+  see. See \`bidirectional-events\`.
+- **App data** keeps bulky content out of the app: store it with \`put_app_data\`, and the app reads
+  it a page at a time with \`get_app_data\`. See \`content-viewer\`.
+- **Saved apps**: \`save_app\` keeps what was rendered on a channel under a name; \`list_saved_apps\`
+  and \`load_app\` bring it back.
+- **Logs**: the app writes with \`write_server_log\`, you read with \`tail_server_log\`. See \`debugging\`.
+
+The server never runs code you send it. Apps run only in the host's sandboxed iframe; the server
+stores data and passes messages.
+
+## A first round trip
+
+Show a small app. The result carries the channel id:
+
+\`\`\`json tool-call
+{ "tool": "display_ui_to_user", "arguments": { "title": "Hello", "html": "<h1>Hello</h1><p>Ask me anything in the chat.</p>" } }
+\`\`\`
+
+If the user likes it, save it under a name (lowercase letters, digits, \`_\` or \`-\`):
+
+\`\`\`json tool-call
+{ "tool": "save_app", "arguments": { "name": "hello", "channel_id": "<channel_id>", "description": "A greeting card" } }
+\`\`\`
+
+Later, in this or another conversation:
+
+\`\`\`json tool-call
+{ "tool": "list_saved_apps", "arguments": {} }
+\`\`\`
+
+\`\`\`json tool-call
+{ "tool": "load_app", "arguments": { "name": "hello" } }
+\`\`\`
+
+\`load_app\` gives back the HTML (or component source and props). Display it again; the display
+tool opens a fresh channel, so use the new channel id from then on.
+
+## Recipes
+
+\`list_recipes\` names them all; \`get_recipe\` reads one:
+
+\`\`\`json tool-call
+{ "tool": "get_recipe", "arguments": { "name": "bidirectional-events" } }
+\`\`\`
+
+## Rules of thumb
+
+- Escape any user or model text you put into HTML.
+- Keep the app compact inline; hosts give an iframe limited height.
+- One render, one channel. An old copy of the app keeps its own channel and never sees new messages.
+`,
+}

@@ -1,0 +1,119 @@
+import type { AppsDatabase } from './database.js'
+import { AgentAppsError } from './errors.js'
+import type { AppLimits } from './limits.js'
+import { utf8Bytes } from './limits.js'
+import { checkChannelId } from '../channel/store.js'
+
+/** What a display tool rendered: a raw HTML fragment, or a Duet component's source with its props. */
+export interface RenderInput {
+  kind: 'html' | 'component'
+  title?: string
+  /** The fragment, for `kind: 'html'`. */
+  html?: string
+  /** The component's module source, for `kind: 'component'`. */
+  source?: string
+  /** JSON props the component was rendered with. */
+  props?: Record<string, unknown>
+}
+
+/** A render as stored, with the channel it was shown on. */
+export interface RenderRecord extends RenderInput {
+  channelId: string
+  /** Milliseconds since the epoch. */
+  renderedAt: number
+}
+
+/** A render's columns, shared by the renders and saved_apps tables. */
+export interface RenderRow {
+  kind: string
+  title: string | null
+  html: string | null
+  source: string | null
+  props: string | null
+}
+
+const MAX_TITLE_CHARS = 200
+
+/** Checks a render and returns its row form. */
+function renderToRow(input: RenderInput, limits: AppLimits): RenderRow {
+  if (input === null || typeof input !== 'object') {
+    throw new AgentAppsError('INVALID_ARGUMENT', 'recordRender: the render must be an object { kind, title?, html?, source?, props? }', { field: 'render' })
+  }
+  const { kind, title, html, source, props } = input
+  if (kind !== 'html' && kind !== 'component') {
+    throw new AgentAppsError('INVALID_ARGUMENT', `recordRender: kind must be 'html' or 'component', got ${JSON.stringify(kind)}`, { field: 'kind' })
+  }
+  const body = kind === 'html' ? html : source
+  const field = kind === 'html' ? 'html' : 'source'
+  if (typeof body !== 'string' || body.length === 0) {
+    throw new AgentAppsError('INVALID_ARGUMENT', `recordRender: a '${kind}' render needs a non-empty ${field} string`, { field })
+  }
+  if (body.length > limits.maxRenderChars) {
+    throw new AgentAppsError('TOO_LARGE', `recordRender: ${field} has ${body.length} characters, over the limit of ${limits.maxRenderChars}; keep bulky content out of the app and serve it with put_app_data`, { field, size: body.length, limit: limits.maxRenderChars })
+  }
+  if (title !== undefined && (typeof title !== 'string' || title.length > MAX_TITLE_CHARS)) {
+    throw new AgentAppsError('INVALID_ARGUMENT', `recordRender: title must be a string of at most ${MAX_TITLE_CHARS} characters`, { field: 'title' })
+  }
+  let propsJson: string | null = null
+  if (props !== undefined) {
+    if (props === null || typeof props !== 'object' || Array.isArray(props)) {
+      throw new AgentAppsError('INVALID_ARGUMENT', 'recordRender: props must be a JSON object', { field: 'props' })
+    }
+    propsJson = JSON.stringify(props)
+    const size = utf8Bytes(propsJson)
+    if (size > limits.maxValueBytes) {
+      throw new AgentAppsError('TOO_LARGE', `recordRender: props take ${size} bytes as JSON, over the limit of ${limits.maxValueBytes}`, { field: 'props', size, limit: limits.maxValueBytes })
+    }
+  }
+  return {
+    kind,
+    title: title ?? null,
+    html: kind === 'html' ? body : null,
+    source: kind === 'component' ? body : null,
+    props: propsJson,
+  }
+}
+
+/** The render fields of a row, without nulls. */
+export function rowToRender(row: RenderRow): RenderInput {
+  const render: RenderInput = { kind: row.kind as RenderInput['kind'] }
+  if (row.title !== null) render.title = row.title
+  if (row.html !== null) render.html = row.html
+  if (row.source !== null) render.source = row.source
+  if (row.props !== null) render.props = JSON.parse(row.props)
+  return render
+}
+
+/** The render records of the store: one per channel, the latest render wins. */
+export function createRenderStore(db: AppsDatabase, limits: AppLimits) {
+  const upsert = db.prepare(`INSERT INTO renders (channel_id, kind, title, html, source, props, rendered_at)
+    VALUES (@channelId, @kind, @title, @html, @source, @props, @renderedAt)
+    ON CONFLICT (channel_id) DO UPDATE SET kind = excluded.kind, title = excluded.title, html = excluded.html,
+      source = excluded.source, props = excluded.props, rendered_at = excluded.rendered_at`)
+  // Keeps the newest maxRenders rows; ties on time fall back to insertion order.
+  const prune = db.prepare(`DELETE FROM renders WHERE rowid IN (
+    SELECT rowid FROM renders ORDER BY rendered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+  const select = db.prepare('SELECT kind, title, html, source, props, rendered_at FROM renders WHERE channel_id = ?')
+
+  const record = db.transaction((channelId: string, row: RenderRow, renderedAt: number) => {
+    upsert.run({ channelId, ...row, renderedAt })
+    prune.run(limits.maxRenders)
+  })
+
+  return {
+    /** Records what was rendered on a channel, replacing an earlier render there. */
+    recordRender(channelId: string, input: RenderInput): RenderRecord {
+      checkChannelId(channelId)
+      const row = renderToRow(input, limits)
+      const renderedAt = Date.now()
+      record.immediate(channelId, row, renderedAt)
+      return { ...rowToRender(row), channelId, renderedAt }
+    },
+    /** The latest render on a channel, if one was recorded (and not yet pruned). */
+    getRender(channelId: string): RenderRecord | undefined {
+      checkChannelId(channelId)
+      const row = select.get(channelId) as (RenderRow & { rendered_at: number }) | undefined
+      return row ? { ...rowToRender(row), channelId, renderedAt: row.rendered_at } : undefined
+    },
+  }
+}

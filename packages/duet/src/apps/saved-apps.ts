@@ -1,0 +1,107 @@
+import type { AppsDatabase } from './database.js'
+import { AgentAppsError } from './errors.js'
+import type { AppLimits } from './limits.js'
+import { checkChannelId } from '../channel/store.js'
+import { checkAppName } from './names.js'
+import type { RenderInput, RenderRow } from './render-store.js'
+import { rowToRender } from './render-store.js'
+
+/** A saved app: a copy of a render under a name, with what the agent said about it. */
+export interface SavedApp extends RenderInput {
+  name: string
+  description?: string
+  /** Milliseconds since the epoch. */
+  savedAt: number
+}
+
+/** One line of `list_saved_apps`. */
+export interface SavedAppSummary {
+  name: string
+  kind: RenderInput['kind']
+  title?: string
+  description?: string
+  savedAt: number
+}
+
+export interface SaveAppOptions {
+  description?: string
+  /** Overwrite a saved app of the same name instead of failing with `ALREADY_EXISTS`. */
+  replace?: boolean
+}
+
+const MAX_DESCRIPTION_CHARS = 2000
+
+type SavedRow = RenderRow & { name: string; description: string | null; saved_at: number }
+
+function rowToSaved(row: SavedRow): SavedApp {
+  const app: SavedApp = { name: row.name, ...rowToRender(row), savedAt: row.saved_at }
+  if (row.description !== null) app.description = row.description
+  return app
+}
+
+/** Saved apps: named copies of render records, kept until deleted. */
+export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
+  const renderOf = db.prepare('SELECT kind, title, html, source, props FROM renders WHERE channel_id = ?')
+  const exists = db.prepare('SELECT 1 FROM saved_apps WHERE name = ?')
+  const count = db.prepare('SELECT count(*) AS n FROM saved_apps')
+  const upsert = db.prepare(`INSERT INTO saved_apps (name, kind, title, description, html, source, props, saved_at)
+    VALUES (@name, @kind, @title, @description, @html, @source, @props, @savedAt)
+    ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, title = excluded.title, description = excluded.description,
+      html = excluded.html, source = excluded.source, props = excluded.props, saved_at = excluded.saved_at`)
+  const list = db.prepare('SELECT name, kind, title, description, saved_at FROM saved_apps ORDER BY saved_at DESC, name')
+  const load = db.prepare('SELECT * FROM saved_apps WHERE name = ?')
+  const remove = db.prepare('DELETE FROM saved_apps WHERE name = ?')
+
+  // Check and write in one transaction, so two processes saving one name cannot both succeed.
+  const save = db.transaction((name: string, channelId: string, options: SaveAppOptions): SavedApp => {
+    const render = renderOf.get(channelId) as RenderRow | undefined
+    if (!render) {
+      throw new AgentAppsError('NOT_FOUND', `Nothing was rendered on channel '${channelId}' (or it is too old to be kept). Render the app with a display tool, then save it with the channel_id that tool returned.`, { kind: 'render', name: channelId })
+    }
+    const taken = exists.get(name) !== undefined
+    if (taken && !options.replace) {
+      throw new AgentAppsError('ALREADY_EXISTS', `A saved app is already named '${name}'. Pass replace: true to overwrite it, or choose another name (list_saved_apps shows the names in use).`, { name })
+    }
+    if (!taken && (count.get() as { n: number }).n >= limits.maxSavedApps) {
+      throw new AgentAppsError('LIMIT_REACHED', `There are already ${limits.maxSavedApps} saved apps; delete one with delete_saved_app first.`, { limit: limits.maxSavedApps })
+    }
+    const savedAt = Date.now()
+    upsert.run({ name, ...render, description: options.description ?? null, savedAt })
+    return rowToSaved({ name, ...render, description: options.description ?? null, saved_at: savedAt })
+  })
+
+  return {
+    /** Saves what was last rendered on a channel under a name. */
+    saveApp(name: string, channelId: string, options: SaveAppOptions = {}): SavedApp {
+      checkAppName(name)
+      checkChannelId(channelId)
+      const { description } = options
+      if (description !== undefined && (typeof description !== 'string' || description.length > MAX_DESCRIPTION_CHARS)) {
+        throw new AgentAppsError('INVALID_ARGUMENT', `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters`, { field: 'description' })
+      }
+      return save.immediate(name, channelId, options)
+    },
+    /** Every saved app, newest first, without its body. */
+    listApps(): SavedAppSummary[] {
+      return (list.all() as SavedRow[]).map((row) => {
+        const summary: SavedAppSummary = { name: row.name, kind: row.kind as SavedAppSummary['kind'], savedAt: row.saved_at }
+        if (row.title !== null) summary.title = row.title
+        if (row.description !== null) summary.description = row.description
+        return summary
+      })
+    },
+    /** One saved app with its body; `NOT_FOUND` names the apps that do exist. */
+    loadApp(name: string): SavedApp {
+      checkAppName(name)
+      const row = load.get(name) as SavedRow | undefined
+      if (row) return rowToSaved(row)
+      const names = (list.all() as SavedRow[]).map((r) => r.name)
+      throw new AgentAppsError('NOT_FOUND', `No saved app is named '${name}'. ${names.length ? `Saved apps: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}.` : 'Nothing is saved yet.'}`, { kind: 'app', name })
+    },
+    /** Deletes a saved app; returns false when there was none of that name. */
+    deleteApp(name: string): boolean {
+      checkAppName(name)
+      return remove.run(name).changes > 0
+    },
+  }
+}

@@ -1,0 +1,86 @@
+import type { AppsDatabase } from './database.js'
+import { AgentAppsError } from './errors.js'
+import type { AppLimits } from './limits.js'
+import { utf8Bytes } from './limits.js'
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** One row of the server log. */
+export interface LogEntry {
+  id: number
+  /** Milliseconds since the epoch. */
+  at: number
+  level: LogLevel
+  message: string
+  data?: unknown
+}
+
+/** Largest `n` of one tail. */
+export const MAX_TAIL = 500
+
+/**
+ * The server log: capped rows in the store's SQLite file, written by apps (`write_server_log`)
+ * and the server, read by the agent (`tail_server_log`) when it debugs an app.
+ */
+export function createServerLog(db: AppsDatabase, limits: AppLimits) {
+  const insert = db.prepare('INSERT INTO server_log (at, level, message, data) VALUES (?, ?, ?, ?)')
+  const trim = db.prepare('DELETE FROM server_log WHERE id <= ?')
+  const tailAll = db.prepare('SELECT * FROM (SELECT * FROM server_log ORDER BY id DESC LIMIT ?) ORDER BY id')
+  const tailAtLeast = db.prepare('SELECT * FROM (SELECT * FROM server_log WHERE level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY id')
+
+  const write = db.transaction((at: number, level: LogLevel, message: string, data: string | null): number => {
+    const id = Number(insert.run(at, level, message, data).lastInsertRowid)
+    // Ids only grow (AUTOINCREMENT), so everything at or below id - cap is older than the newest rows kept.
+    trim.run(id - limits.maxLogRows)
+    return id
+  })
+
+  return {
+    /** Appends a log row; errors on a bad level or an oversized message or data, writing nothing. */
+    log(level: LogLevel, message: string, data?: unknown): LogEntry {
+      if (!LOG_LEVELS.includes(level)) {
+        throw new AgentAppsError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
+      }
+      if (typeof message !== 'string' || message.length === 0 || message.length > limits.maxLogMessageChars) {
+        throw new AgentAppsError('TOO_LARGE', `message must be a string of 1 to ${limits.maxLogMessageChars} characters; put structured details in data`, { field: 'message', size: typeof message === 'string' ? message.length : 0, limit: limits.maxLogMessageChars })
+      }
+      let json: string | null = null
+      if (data !== undefined) {
+        json = JSON.stringify(data) ?? null
+        const size = json === null ? 0 : utf8Bytes(json)
+        if (size > limits.maxLogDataBytes) {
+          throw new AgentAppsError('TOO_LARGE', `data takes ${size} bytes as JSON, over the log limit of ${limits.maxLogDataBytes}; log a summary (counts, ids, the first items) instead`, { field: 'data', size, limit: limits.maxLogDataBytes })
+        }
+      }
+      const at = Date.now()
+      const id = write.immediate(at, level, message, json)
+      const entry: LogEntry = { id, at, level, message }
+      if (json !== null) entry.data = JSON.parse(json)
+      return entry
+    },
+    /** The last `n` rows, oldest first; with `level`, only rows at that level or above. */
+    tail(n: number, level?: LogLevel): LogEntry[] {
+      if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TAIL) {
+        throw new AgentAppsError('INVALID_ARGUMENT', `n must be an integer from 1 to ${MAX_TAIL}, got ${JSON.stringify(n)}`, { field: 'n' })
+      }
+      if (level !== undefined && !LOG_LEVELS.includes(level)) {
+        throw new AgentAppsError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
+      }
+      const rows = (level === undefined
+        ? tailAll.all(n)
+        : tailAtLeast.all(JSON.stringify(LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))), n)) as Array<{ id: number; at: number; level: LogLevel; message: string; data: string | null }>
+      return rows.map((row) => {
+        const entry: LogEntry = { id: row.id, at: row.at, level: row.level, message: row.message }
+        if (row.data !== null) entry.data = JSON.parse(row.data)
+        return entry
+      })
+    },
+  }
+}
+
+/** One log entry as a line of text: time, level, message and compact data. */
+export function formatLogEntry(entry: LogEntry): string {
+  const data = entry.data === undefined ? '' : ` ${JSON.stringify(entry.data)}`
+  return `${new Date(entry.at).toISOString()} ${entry.level.padEnd(5)} ${entry.message}${data}`
+}
