@@ -21,10 +21,13 @@ export type Reducer<S = any, D = any, P = any> = (state: S, data: D, next: Next,
  */
 export type SinkReducer<S = any, D = any, P = any> = (state: S, data: D, next: Next, props: P) => unknown
 
-/** One model entry: a bare STATE reducer, or a STATE reducer plus one sink reducer per driver. */
+/**
+ * One model entry: a bare STATE reducer, or a STATE reducer plus one sink reducer per driver. A sink
+ * given as `true` instead of a function sends the action's data unchanged.
+ */
 export type ModelEntry<S = any, P = any> =
   | Reducer<S, any, P>
-  | ({ STATE?: Reducer<S, any, P> } & { [driver: string]: SinkReducer<S, any, P> | undefined })
+  | ({ STATE?: Reducer<S, any, P> } & { [driver: string]: SinkReducer<S, any, P> | true | undefined })
 
 export type Model<S = any, P = any> = Record<string, ModelEntry<S, P>>
 
@@ -63,3 +66,5 @@ export interface Component<S = any, P = any> {
   agent?: AgentSpec<S>
   displayName?: string
 }
+
+export type { StandardSchemaV1 } from './standard-schema.js'

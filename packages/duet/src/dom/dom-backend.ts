@@ -1,0 +1,54 @@
+import { init } from 'snabbdom/build/init.js'
+import { classModule } from 'snabbdom/build/modules/class.js'
+import { propsModule } from 'snabbdom/build/modules/props.js'
+import { attributesModule } from 'snabbdom/build/modules/attributes.js'
+import { datasetModule } from 'snabbdom/build/modules/dataset.js'
+import type { VNode } from 'snabbdom'
+import type { DomBackend } from '../runtime/core.js'
+import { DuetError } from '../runtime/errors.js'
+import { createDelegator, type PathNode } from './delegate.js'
+import { scopeModule, styleModule } from './modules.js'
+
+// Deep imports: snabbdom's barrel also loads its style module, which reads `window` at load time.
+const patch = init([classModule, propsModule, attributesModule, datasetModule, styleModule, scopeModule])
+
+/**
+ * Renders into `container` (its children are replaced) and delegates events from it: one capture
+ * listener per event type in use, so non-bubbling events (focus, blur) are heard too.
+ */
+export function createDomBackend(container: Element): DomBackend {
+  const handler = (event: Event) => {
+    const path: PathNode[] = []
+    for (let el = event.target as Element | null; el && el !== container; el = el.parentElement) {
+      const node = el
+      path.push({ el: node, scope: (node as any).__duetScope, matches: (sel) => typeof node.matches === 'function' && node.matches(sel) })
+    }
+    delegator.dispatch(event.type, path, event)
+  }
+  const delegator = createDelegator((type, listening) => {
+    if (listening) container.addEventListener(type, handler, true)
+    else container.removeEventListener(type, handler, true)
+  })
+  const placeholder = container.ownerDocument.createElement('div')
+  container.replaceChildren(placeholder)
+  let current: VNode | Element = placeholder
+  return {
+    delegator,
+    check(selector) {
+      // Fail when the intent is set up, not silently on every event.
+      try {
+        container.ownerDocument.createDocumentFragment().querySelector(selector)
+      } catch {
+        throw new DuetError('DUET_BAD_SELECTOR', `DOM.select(${JSON.stringify(selector)}): not a valid CSS selector`)
+      }
+    },
+    commit(vnode) {
+      current = patch(current, vnode)
+    },
+    dispose() {
+      for (const type of delegator.types()) container.removeEventListener(type, handler, true)
+      const elm = current instanceof Element ? current : current.elm
+      elm?.parentNode?.removeChild(elm)
+    },
+  }
+}

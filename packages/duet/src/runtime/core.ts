@@ -1,0 +1,251 @@
+import { Stream } from 'xstream'
+import type { VNode } from 'snabbdom'
+import type { Component } from './types.js'
+import { REPLY, type AgentInstance, type AppHandle, type Driver, type ReplyKind } from './driver.js'
+import { DuetError, logFailure } from './errors.js'
+import { createActionQueue } from './queue.js'
+import { componentName, disposeInstance, runAction, type Instance } from './instance.js'
+import { renderInstance, type SpawnSpec } from './render.js'
+import { createDomSource } from '../dom/source.js'
+import type { Delegator } from '../dom/delegate.js'
+
+/** Where the runtime renders to: the real DOM for `run`, the vnode tree for `renderComponent`. */
+export interface DomBackend {
+  delegator: Delegator
+  /** Rejects a selector the backend cannot match, when `DOM.select` is called. */
+  check?(selector: string): void
+  /** Called once per flush with the whole tree. */
+  commit(vnode: VNode): void
+  dispose(): void
+}
+
+export interface RuntimeOptions {
+  drivers: Record<string, Driver>
+  dom: DomBackend
+  props?: Record<string, any>
+  initialState?: unknown
+  /** Supplies a driver for a name no driver was given for; `run` has none, renderComponent fakes one. */
+  fallbackDriver?(name: string): Driver | undefined
+  /** Hears every action after it ran, with the root state (renderComponent records states with it). */
+  afterAction?(state: unknown, action: string): void
+}
+
+/** The one core behind `run` and `renderComponent`. */
+export interface Runtime {
+  app: AppHandle
+  state(): unknown
+  /** Queues an action on the root component. */
+  dispatch(action: string, data?: unknown): void
+  /** Whether actions ran that are not rendered yet. */
+  pending(): boolean
+  /** Renders now if a flush is pending. */
+  flushNow(): void
+  nextFlush(): Promise<void>
+  /** The last rendered tree. */
+  vnode(): VNode | undefined
+  readonly disposed: boolean
+  dispose(): void
+}
+
+interface Job { inst: Instance; action: string; data: unknown }
+
+interface Wired { sink: Stream<unknown>; source: any }
+
+/** Starts a component tree: store, queue, drivers, the root instance and its first render. */
+export function createRuntime(App: Component, options: RuntimeOptions): Runtime {
+  if (typeof App !== 'function') throw new DuetError('DUET_BAD_OPTION', `run/renderComponent: the app must be a component function, got ${typeof App}`)
+  let store: unknown = options.initialState !== undefined ? options.initialState : App.initialState
+  let seq = 0
+  let tree: VNode | undefined
+  let disposed = false
+  const wired = new Map<string, Wired>()
+  const unwired = new Set<string>()
+  const handles = new WeakMap<Instance, AgentInstance>()
+
+  const queue = createActionQueue<Job>({
+    run: ({ inst, action, data }) => {
+      runAction(actions, inst, action, data)
+      options.afterAction?.(store, action)
+    },
+    render: () => { tree = renderInstance(renderCtx, root, store) },
+    commit: () => { if (tree) options.dom.commit(tree) },
+  })
+
+  const enqueue = (inst: Instance, action: string, data: unknown) => {
+    if (inst.alive) queue.push({ inst, action, data })
+  }
+
+  const driver = (name: string): Wired | undefined => {
+    const found = wired.get(name)
+    if (found || disposed) return found
+    const make = options.drivers[name] ?? options.fallbackDriver?.(name)
+    if (!make) return undefined
+    const sink = Stream.create<unknown>()
+    const w: Wired = { sink, source: undefined }
+    wired.set(name, w)
+    w.source = make(sink, { name, app })
+    return w
+  }
+
+  const actions = {
+    enqueue,
+    send(name: string, value: unknown, inst: Instance) {
+      const w = driver(name)
+      if (!w) {
+        if (!unwired.has(name)) logFailure(`${inst.name}: DUET_NO_DRIVER: the model sends to "${name}" but no driver has that name; values dropped`)
+        unwired.add(name)
+        return
+      }
+      w.sink.shamefullySendNext(withReply(value, inst))
+    },
+  }
+
+  // The hidden reply goes on a copy, so the user's object is never mutated and `toEqual` on a
+  // recorded request compares only the user's keys.
+  const withReply = (value: unknown, inst: Instance): unknown => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value
+    const v = value as Record<string, unknown>
+    if (typeof v.ok !== 'string' && typeof v.error !== 'string') return value
+    const copy = { ...v }
+    Object.defineProperty(copy, REPLY, {
+      enumerable: false,
+      value: (kind: ReplyKind, data: unknown) => {
+        const action = copy[kind]
+        if (typeof action !== 'string' || !inst.alive || disposed) return false
+        enqueue(inst, action, data)
+        return true
+      },
+    })
+    return copy
+  }
+
+  const sourcesFor = (inst: Instance) => {
+    let dom: unknown
+    return new Proxy({} as Record<string, any>, {
+      get(_t, name) {
+        if (typeof name !== 'string' || name === 'then') return undefined
+        if (name === 'DOM') return (dom ??= createDomSource(options.dom.delegator, inst.id, options.dom.check))
+        const w = driver(name)
+        if (!w) throw new DuetError('DUET_NO_DRIVER', `${inst.name}'s intent reads ${name}, but no driver was given for it; pass it to run(App, { ${name}: … })`)
+        return w.source
+      },
+    })
+  }
+
+  const spawn = (spec: SpawnSpec): Instance => {
+    const c = spec.component
+    const inst: Instance = {
+      id: `d${++seq}`,
+      key: spec.key,
+      component: c,
+      name: componentName(c),
+      get: spec.get,
+      set: spec.set,
+      props: spec.props,
+      children: spec.children,
+      kids: new Map(),
+      order: [],
+      unsubscribe: [],
+      alive: true,
+      seen: -1,
+      gen: 0,
+    }
+    if (c.intent) subscribeIntent(inst)
+    return inst
+  }
+
+  const subscribeIntent = (inst: Instance) => {
+    let streams: Record<string, Stream<unknown>>
+    try {
+      streams = inst.component.intent!(sourcesFor(inst)) ?? {}
+    } catch (error) {
+      logFailure(`${inst.name}: intent threw; the component gets no actions`, error)
+      return
+    }
+    for (const action of Object.keys(streams)) {
+      const stream = streams[action]
+      if (!stream || typeof stream.subscribe !== 'function') {
+        logFailure(`${inst.name}: intent entry ${action} is not a stream; ignored`, stream)
+        continue
+      }
+      const sub = stream.subscribe({
+        next: (data) => enqueue(inst, action, data),
+        error: (error) => logFailure(`${inst.name}: intent stream ${action} errored and stopped`, error),
+      })
+      inst.unsubscribe.push(() => sub.unsubscribe())
+    }
+  }
+
+  const retire = (inst: Instance) => disposeInstance(inst, () => {})
+  const renderCtx = { spawn, retire }
+
+  const agentHandle = (inst: Instance): AgentInstance => {
+    let h = handles.get(inst)
+    if (!h) {
+      h = {
+        id: inst.id,
+        key: inst.key,
+        component: inst.name,
+        agent: inst.component.agent!,
+        state: () => inst.get(),
+        dispatch: (action, data) => {
+          if (!inst.alive || disposed) return Promise.reject(new DuetError('DUET_DISPOSED', `${inst.name} ${inst.id} is no longer rendered; ${action} was not dispatched`))
+          const done = queue.nextFlush()
+          enqueue(inst, action, data)
+          return done
+        },
+      }
+      handles.set(inst, h)
+    }
+    return h
+  }
+
+  const app: AppHandle = {
+    agents() {
+      const out: AgentInstance[] = []
+      const walk = (inst: Instance) => {
+        if (!inst.alive) return
+        if (inst.component.agent) out.push(agentHandle(inst))
+        for (const kid of inst.order) walk(kid)
+      }
+      walk(root)
+      return out
+    },
+    onFlush: (listener) => queue.onFlush(listener),
+  }
+
+  // Drivers start before the first intent runs, as in Cycle: a driver may have work of its own (a handshake).
+  for (const name of Object.keys(options.drivers)) driver(name)
+
+  const root = spawn({
+    component: App,
+    get: () => store,
+    set: (s) => { store = s },
+    props: options.props ?? {},
+    children: [],
+  })
+  queue.schedule()
+  queue.flushNow()
+
+  return {
+    app,
+    state: () => store,
+    dispatch: (action, data) => enqueue(root, action, data),
+    pending: () => queue.pending(),
+    flushNow: () => queue.flushNow(),
+    nextFlush: () => queue.nextFlush(),
+    vnode: () => tree,
+    get disposed() { return disposed },
+    dispose() {
+      if (disposed) return
+      disposed = true
+      retire(root)
+      queue.dispose()
+      for (const w of wired.values()) {
+        w.sink.shamefullySendComplete()
+        w.source?.dispose?.()
+      }
+      options.dom.dispose()
+    },
+  }
+}

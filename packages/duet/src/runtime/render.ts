@@ -1,0 +1,185 @@
+import type { VNode } from 'snabbdom'
+import type { Component } from './types.js'
+import { DuetError, logFailure } from './errors.js'
+import { componentName, type Instance } from './instance.js'
+import { Collection, markerOf, type Lens, type MarkerData } from './markers.js'
+
+/** What rendering needs from the runtime: making and retiring child instances. */
+export interface RenderContext {
+  spawn(spec: SpawnSpec): Instance
+  retire(inst: Instance): void
+}
+
+export interface SpawnSpec {
+  component: Component
+  key?: string
+  get(): any
+  set(state: any): void
+  props: Record<string, any>
+  children: VNode[]
+}
+
+interface Walk {
+  ctx: RenderContext
+  inst: Instance
+  state: any
+  order: Instance[]
+  counts: Map<string, number>
+}
+
+/**
+ * Renders an instance and, recursively, the child components and Collections in its view. An
+ * instance whose state (by reference) and props (shallowly) are unchanged, and that got no
+ * children, returns its previous vnode: snabbdom skips an identical vnode without diffing it, so a
+ * long Collection where one item changed costs one item's render and patch.
+ */
+export function renderInstance(ctx: RenderContext, inst: Instance, state: unknown): VNode {
+  if (inst.vnode && state === inst.lastState && !inst.children.length && sameProps(inst.props, inst.lastProps)) return inst.vnode
+  const gen = ++inst.gen
+  const walk: Walk = { ctx, inst, state, order: [], counts: new Map() }
+  let root: VNode
+  try {
+    const out = inst.component({ state, props: inst.props, children: inst.children }) as unknown
+    const list = expand(walk, Array.isArray(out) ? out : [out ?? { sel: '!', text: '' }])
+    root = list.length === 1 ? list[0] : element('div', list)
+  } catch (error) {
+    logFailure(`${inst.name}: view threw; showing a fallback`, error)
+    root = { sel: 'div', data: { attrs: { role: 'alert', 'data-duet-error': inst.name } }, text: `${inst.name} failed to render`, children: undefined, elm: undefined, key: undefined }
+  }
+  // A view that returns a child component shares its root element; the scope lists both, inner first.
+  const data = (root.data ??= {})
+  if (!data.scope?.includes(inst.id)) data.scope = data.scope ? [...data.scope, inst.id] : [inst.id]
+  for (const [slot, kid] of inst.kids) {
+    if (kid.seen === gen) continue
+    inst.kids.delete(slot)
+    ctx.retire(kid)
+  }
+  inst.order = walk.order
+  inst.vnode = root
+  inst.lastState = state
+  inst.lastProps = inst.props
+  return root
+}
+
+function expand(walk: Walk, kids: VNode[]): VNode[] {
+  let out: VNode[] | undefined
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i]
+    const marker = kid && markerOf(kid)
+    if (!marker) {
+      if (kid?.children) kid.children = expand(walk, kid.children as VNode[])
+      out?.push(kid)
+      continue
+    }
+    out ??= kids.slice(0, i)
+    if (marker.c === Collection) renderCollection(walk, marker, out)
+    else {
+      const v = renderChild(walk, marker, kid)
+      if (v) out.push(v)
+    }
+  }
+  return out ?? kids
+}
+
+function renderChild(walk: Walk, marker: MarkerData, vnode: VNode): VNode | undefined {
+  const c = marker.c as Component
+  const name = componentName(c)
+  const { state: spec, ...props } = marker.p
+  const slot = vnode.key != null ? `${name}:k:${String(vnode.key)}` : `${name}#${bump(walk.counts, name)}`
+  const lens = toLens(spec, name)
+  const parent = walk.inst
+  const read = (s: unknown) => lens.get(s) ?? c.initialState
+  const kid = claim(walk, slot, c, () => ({
+    component: c,
+    get: () => read(parent.get()),
+    set: (v) => parent.set(lens.set(parent.get(), v)),
+    props,
+    children: (vnode.children ?? []) as VNode[],
+  }))
+  if (!kid) return undefined
+  kid.props = props
+  kid.children = (vnode.children ?? []) as VNode[]
+  const v = renderInstance(walk.ctx, kid, read(walk.state))
+  if (vnode.key != null && v.key === undefined) v.key = vnode.key
+  return v
+}
+
+function renderCollection(walk: Walk, marker: MarkerData, out: VNode[]): void {
+  const { of: Item, from, state: _ignored, ...props } = marker.p
+  if (typeof Item !== 'function' || typeof from !== 'string') {
+    throw new DuetError('DUET_BAD_OPTION', '<Collection> needs of={Component} and from="<state field holding the items>"')
+  }
+  const list = bump(walk.counts, '\0collection')
+  const items = walk.state?.[from]
+  if (!Array.isArray(items)) return
+  const parent = walk.inst
+  const field = (): any[] => parent.get()?.[from] ?? []
+  for (const item of items) {
+    const id = item?.id
+    if (id == null) {
+      logFailure(`${parent.name}: <Collection from="${from}"> item without an id skipped`, item)
+      continue
+    }
+    const kid = claim(walk, `${list}:${String(id)}`, Item, () => ({
+      component: Item,
+      key: String(id),
+      get: () => field().find((i) => i?.id === id),
+      set: (v) => parent.set({ ...parent.get(), [from]: v === undefined ? field().filter((i) => i?.id !== id) : field().map((i) => (i?.id === id ? v : i)) }),
+      props,
+      children: [],
+    }))
+    if (!kid) continue
+    kid.props = props
+    const v = renderInstance(walk.ctx, kid, item)
+    if (v.key === undefined) v.key = id
+    out.push(v)
+  }
+}
+
+/** Finds or makes the child instance for a place in the view; undefined for a duplicate place. */
+function claim(walk: Walk, slot: string, c: Component, spec: () => SpawnSpec): Instance | undefined {
+  const parent = walk.inst
+  let kid = parent.kids.get(slot)
+  if (kid && kid.seen === parent.gen) {
+    logFailure(`${parent.name}: two children share the key ${slot}; the second is not rendered`)
+    return undefined
+  }
+  if (kid && kid.component !== c) {
+    parent.kids.delete(slot)
+    walk.ctx.retire(kid)
+    kid = undefined
+  }
+  if (!kid) parent.kids.set(slot, (kid = walk.ctx.spawn(spec())))
+  kid.seen = parent.gen
+  walk.order.push(kid)
+  return kid
+}
+
+function toLens(spec: unknown, name: string): Lens {
+  if (spec === undefined) return { get: (s) => s, set: (_s, v) => v }
+  if (typeof spec === 'string') return { get: (s) => s?.[spec], set: (s, v) => ({ ...s, [spec]: v }) }
+  if (spec && typeof (spec as Lens).get === 'function' && typeof (spec as Lens).set === 'function') return spec as Lens
+  throw new DuetError('DUET_BAD_OPTION', `<${name} state=…>: state must be a field name or a { get, set } lens`)
+}
+
+function bump(counts: Map<string, number>, name: string): number {
+  const n = counts.get(name) ?? 0
+  counts.set(name, n + 1)
+  return n
+}
+
+function element(sel: string, children: VNode[]): VNode {
+  return { sel, data: {}, children, elm: undefined, text: undefined, key: undefined }
+}
+
+function sameProps(a: Record<string, any>, b: Record<string, any> | undefined): boolean {
+  if (a === b) return true
+  if (!b) return false
+  let n = 0
+  for (const k in a) {
+    if (a[k] !== b[k]) return false
+    n++
+  }
+  for (const _k in b) n--
+  return n === 0
+}

@@ -1,0 +1,174 @@
+import type { VNode } from 'snabbdom'
+import type { Component } from '../runtime/types.js'
+import type { AppHandle, Driver } from '../runtime/driver.js'
+import { createRuntime } from '../runtime/core.js'
+import { DuetError } from '../runtime/errors.js'
+import { createFakeDom, type EventInit } from './fake-dom.js'
+import { createFakeDriver, type FakeDriver } from './fake-driver.js'
+import { querySelector } from './vnode-query.js'
+import { toHtml } from './to-html.js'
+
+export interface RenderOptions<S = any> {
+  /** Real drivers; any other source or sink the component uses gets a recording fake. */
+  drivers?: Record<string, Driver>
+  props?: Record<string, any>
+  /** Overrides the component's `initialState`. */
+  initialState?: S
+  /** Default timeout of `waitForState`, in milliseconds (2000). */
+  timeoutMs?: number
+}
+
+/** A component running with no host and no browser. */
+export interface RenderedComponent<S = any> {
+  /** The current state (reducers apply synchronously, so it is current right after a call). */
+  readonly state: S
+  /** Every state the app went through, from the initial one. */
+  readonly states: readonly S[]
+  /** Dispatches an action on the root component: every sink of its model entry runs. Resolves once rendered. */
+  simulateAction(action: string, data?: unknown): Promise<void>
+  /** Fires `type` at the first element matching `selector` in the rendered tree. Resolves once the actions it caused are rendered. */
+  simulateEvent(selector: string, type: string, init?: EventInit): Promise<void>
+  /** What the app sent to the driver `name`, in order. */
+  requests(name: string): unknown[]
+  /** Answers the newest pending request to fake `name` whose `ok` is `target`; resolves once that action is rendered. */
+  respond(name: string, value: unknown, target?: string): Promise<void>
+  /** Same with the request's `error` action; a non-object error is delivered as `{ error, request }`. */
+  fail(name: string, error: unknown, target?: string): Promise<void>
+  /** Resolves with the first state (past or future) that satisfies `predicate`, after it is rendered. */
+  waitForState(predicate: (state: S) => boolean, timeoutMs?: number): Promise<S>
+  /** The rendered view as HTML. */
+  html(): string
+  /** The rendered vnode tree. */
+  vnode(): VNode | undefined
+  /** The handle drivers get (agents, flush hook). */
+  readonly app: AppHandle
+  dispose(): void
+}
+
+/**
+ * Runs `App` on the same runtime core as `run`, rendering to vnodes instead of the DOM. Because
+ * the runtime is ready as soon as this returns, nothing needs buffering; waits follow the
+ * runtime's own flushes, never timers (only `waitForState` has a timeout).
+ */
+export function renderComponent<S = any>(App: Component<S>, options: RenderOptions<S> = {}): RenderedComponent<S> {
+  for (const [name, d] of Object.entries(options.drivers ?? {})) {
+    if (typeof d !== 'function') throw new DuetError('DUET_BAD_OPTION', `renderComponent: drivers.${name} must be a driver function (sink$, context) => source`)
+  }
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) throw new DuetError('DUET_BAD_OPTION', 'renderComponent: timeoutMs must be a positive number of milliseconds')
+  const dom = createFakeDom()
+  const fakes = new Map<string, FakeDriver>()
+  const recorded = new Map<string, unknown[]>()
+  const states: S[] = [(options.initialState !== undefined ? options.initialState : App.initialState) as S]
+  const waiters = new Set<(error: Error) => void>()
+  const timeoutMs = options.timeoutMs ?? 2000
+
+  const drivers: Record<string, Driver> = {}
+  for (const [name, d] of Object.entries(options.drivers ?? {})) {
+    const log: unknown[] = []
+    recorded.set(name, log)
+    drivers[name] = (sink$, ctx) => {
+      sink$.subscribe({ next: (v) => log.push(v) })
+      return d(sink$, ctx)
+    }
+  }
+
+  const rt = createRuntime(App, {
+    drivers,
+    dom,
+    props: options.props,
+    initialState: options.initialState,
+    fallbackDriver(name) {
+      const fake = createFakeDriver(name)
+      fakes.set(name, fake)
+      recorded.set(name, fake.requests)
+      return fake.driver
+    },
+    afterAction(state) {
+      if (state !== states[states.length - 1]) states.push(state as S)
+    },
+  })
+
+  const live = () => {
+    if (rt.disposed) throw new DuetError('DUET_DISPOSED', 'renderComponent: this component was disposed')
+  }
+  // Resolves after the flush that renders what the call queued, or at once when it queued nothing.
+  const settle = (): Promise<void> => (rt.pending() ? rt.nextFlush() : Promise.resolve())
+
+  const answer = (kind: 'ok' | 'error', name: string, data: unknown, target?: string): Promise<void> => {
+    live()
+    const fake = fakes.get(name)
+    if (!fake) throw new DuetError('DUET_NOTHING_PENDING', `renderComponent: ${name} is ${recorded.has(name) ? 'a real driver; it answers by itself' : 'not a driver this component used'}`)
+    fake.answer(kind, data, target)
+    return settle()
+  }
+
+  return {
+    get state() { return rt.state() as S },
+    states,
+    app: rt.app,
+    simulateAction(action, data) {
+      live()
+      if (!App.model || !(action in App.model)) throw new DuetError('DUET_BAD_OPTION', `simulateAction: ${App.displayName || App.name || 'the component'}'s model has no action ${JSON.stringify(action)}`)
+      rt.dispatch(action, data)
+      return settle()
+    },
+    simulateEvent(selector, type, init = {}) {
+      live()
+      rt.flushNow()
+      const el = querySelector(rt.vnode(), selector)
+      if (!el) throw new DuetError('DUET_NO_ELEMENT', `simulateEvent: nothing matches ${JSON.stringify(selector)} in the rendered view: ${toHtml(rt.vnode()).slice(0, 500)}`)
+      dom.dispatch(el, type, init)
+      return settle()
+    },
+    requests: (name) => recorded.get(name) ?? [],
+    respond: (name, value, target) => answer('ok', name, value, target),
+    fail(name, error, target) {
+      const fake = fakes.get(name)
+      const request = fake?.requests.findLast((r: any) => r?.error !== undefined && (target === undefined || r.error === target))
+      const data = error !== null && typeof error === 'object' && !(error instanceof Error) ? error : { error: error instanceof Error ? error.message : error, request }
+      return answer('error', name, data, target)
+    },
+    waitForState(predicate, ms = timeoutMs) {
+      live()
+      rt.flushNow()
+      const hit = states.find((s) => predicate(s))
+      if (hit !== undefined) return Promise.resolve(hit)
+      return new Promise<S>((resolve, reject) => {
+        let checked = states.length
+        const stop = (error?: Error, value?: S) => {
+          clearTimeout(timer)
+          off()
+          waiters.delete(fail)
+          error ? reject(error) : resolve(value as S)
+        }
+        const fail = (error: Error) => stop(error)
+        const off = rt.app.onFlush(() => {
+          for (; checked < states.length; checked++) if (predicate(states[checked])) return stop(undefined, states[checked])
+        })
+        const timer = setTimeout(() => stop(new DuetError('DUET_WAIT_TIMEOUT', `waitForState: no state matched within ${ms} ms; last state: ${describe(rt.state())}`)), ms)
+        waiters.add(fail)
+      })
+    },
+    html() {
+      rt.flushNow()
+      return toHtml(rt.vnode())
+    },
+    vnode() {
+      rt.flushNow()
+      return rt.vnode()
+    },
+    dispose() {
+      if (rt.disposed) return
+      rt.dispose()
+      for (const fail of [...waiters]) fail(new DuetError('DUET_DISPOSED', 'waitForState: the component was disposed while waiting'))
+    },
+  }
+}
+
+function describe(value: unknown): string {
+  try {
+    return JSON.stringify(value)?.slice(0, 1000) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
