@@ -1,0 +1,218 @@
+import type { Stream } from 'xstream'
+import { reply, wantsReply, type Driver, type DriverContext } from '../runtime/driver.js'
+import type { AgentToolLayer, AgentToolsFactory, ConfirmFn } from './agent-tools.js'
+import { startAutoResize } from './auto-resize.js'
+import { McpAppError, McpAppErrorCode } from './errors.js'
+import { RpcCode, RpcError, isObject, type JsonObject } from './json-rpc.js'
+import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
+import { toOutgoing, toolErrorText } from './sinks.js'
+import { createSourceHub, type McpSource } from './sources.js'
+import { applyHostContext } from './theme.js'
+
+export type DisplayMode = 'inline' | 'fullscreen' | 'pip'
+
+export interface McpAppDriverOptions {
+  /** The view's name and version in the handshake. Default `{ name: document.title, version: '0.0.0' }`. */
+  appInfo?: { name: string; version: string; title?: string }
+  /** The display modes the view supports, announced in `appCapabilities`. */
+  availableDisplayModes?: DisplayMode[]
+  /** Report the document's size to the host when it changes. Default true. */
+  autoResize?: boolean
+  /** Apply the host context (theme, style variables, fonts, safe-area insets) to the document. Default true. */
+  theme?: boolean
+  /** `agentTools`: serve the components' `agent` declarations as the view's own tools. */
+  tools?: AgentToolsFactory
+  /** With `tools`: consequential calls run only when this resolves true. Default: declined. */
+  confirm?: ConfirmFn
+  /** The MCP Apps protocol version offered. Default `'2026-01-26'`. */
+  protocolVersion?: string
+  /** How long a request waits for the host's answer before its `error` action. Default 60 000 ms. */
+  timeoutMs?: number
+  /** The view's window (tests inject a fake). Default the global `window`. */
+  window?: Window & typeof globalThis
+  /** The host's window; `null` for "no host". Default `window.parent` when the view is framed. */
+  host?: HostWindow | null
+}
+
+/** What an `error` reply action receives. */
+export interface McpErrorReply {
+  error: string
+  /** A JSON-RPC code (number) from the host, or a driver code such as `'NO_HOST'` or `'INVALID_SINK'`. */
+  code?: number | string
+  /** The tool result, when a `callTool` result had `isError: true`. */
+  result?: JsonObject
+  request: unknown
+}
+
+const DEFAULT_PROTOCOL = '2026-01-26'
+const DEFAULT_TIMEOUT = 60_000
+// A teardown answer must not wait forever on a runtime that never flushes (e.g. nothing changed).
+const TEARDOWN_GRACE_MS = 1_000
+
+function fail(option: string, message: string): never {
+  throw new McpAppError(McpAppErrorCode.InvalidOption, `makeMcpAppDriver: option ${option} ${message}`)
+}
+
+function checkOptions(o: McpAppDriverOptions): void {
+  if (!isObject(o)) fail('(options)', 'must be an object')
+  if (o.appInfo !== undefined && (!isObject(o.appInfo) || typeof o.appInfo.name !== 'string' || typeof o.appInfo.version !== 'string')) fail('appInfo', 'must be { name: string, version: string }')
+  if (o.availableDisplayModes !== undefined && (!Array.isArray(o.availableDisplayModes) || !o.availableDisplayModes.every((m) => m === 'inline' || m === 'fullscreen' || m === 'pip'))) fail('availableDisplayModes', "must be an array of 'inline', 'fullscreen', 'pip'")
+  if (o.tools !== undefined && typeof o.tools !== 'function') fail('tools', 'must be agentTools (import it from duet/mcp)')
+  if (o.confirm !== undefined && typeof o.confirm !== 'function') fail('confirm', 'must be a function returning a boolean or a promise of one')
+  if (o.protocolVersion !== undefined && (typeof o.protocolVersion !== 'string' || o.protocolVersion === '')) fail('protocolVersion', "must be a non-empty string such as '2026-01-26'")
+  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0)) fail('timeoutMs', 'must be a positive number of milliseconds (Infinity for none)')
+}
+
+function defaultHost(win: (Window & typeof globalThis) | undefined): HostWindow | null {
+  if (!win) return null
+  try {
+    return win.parent && win.parent !== win ? win.parent : null
+  } catch {
+    return null
+  }
+}
+
+const errorReply = (err: unknown, request: unknown): McpErrorReply => ({
+  error: err instanceof Error ? err.message : String(err),
+  ...(err instanceof RpcError || err instanceof McpAppError ? { code: err.code } : {}),
+  request,
+})
+
+/**
+ * The MCP Apps driver: speaks the view side of MCP Apps (JSON-RPC 2.0 over postMessage) to the
+ * host that framed the view. Its source is `MCP.select(…)`; its sink takes `{ callTool }`,
+ * `{ message }`, `{ updateModelContext }`, … with `ok`/`error` reply actions.
+ *
+ * @example run(App, { MCP: makeMcpAppDriver({ appInfo: { name: 'forecast', version: '1.0.0' } }) })
+ */
+export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpSource> {
+  checkOptions(options)
+  return function mcpAppDriver(sink$: Stream<unknown>, context: DriverContext): McpSource {
+    const win = options.window ?? (typeof window === 'undefined' ? undefined : window)
+    const host = options.host === undefined ? defaultHost(win) : options.host
+    const hub = createSourceHub()
+    const cleanups: Array<() => void> = []
+    let hostContext: JsonObject = {}
+    let tools: AgentToolLayer | undefined
+    let recordTools = () => {}
+    let disposed = false
+
+    const onContext = (partial: JsonObject) => {
+      hostContext = { ...hostContext, ...partial }
+      if (options.theme !== false && win?.document) applyHostContext(hostContext, win.document)
+      hub.emit('host-context-changed', hostContext)
+    }
+
+    const client = createProtocolClient({
+      window: (win ?? { addEventListener() {}, removeEventListener() {} }) as MessageWindow,
+      host,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT,
+      onNotification(method, params) {
+        switch (method) {
+          case 'ui/notifications/tool-input': return void hub.emit('tool-input', isObject(params.arguments) ? params.arguments : {})
+          case 'ui/notifications/tool-input-partial': return void hub.emit('tool-input-partial', isObject(params.arguments) ? params.arguments : {})
+          case 'ui/notifications/tool-result': return void hub.emit('tool-result', params)
+          case 'ui/notifications/tool-cancelled': return void hub.emit('tool-cancelled', params)
+          case 'ui/notifications/host-context-changed': return onContext(params)
+        }
+      },
+      onRequest(method, params) {
+        if (method === 'ui/resource-teardown') return teardown(params)
+        if (tools && method === 'tools/list') return Promise.resolve({ tools: tools.list() })
+        if (tools && method === 'tools/call') {
+          if (typeof params.name !== 'string') return Promise.reject(new RpcError(RpcCode.InvalidParams, 'tools/call needs a tool name'))
+          return tools.call(params.name, params.arguments)
+        }
+        return undefined
+      },
+    })
+
+    // Answered once the actions the teardown caused have been reduced and rendered.
+    function teardown(params: JsonObject): Promise<JsonObject> {
+      return new Promise((resolve) => {
+        let done = false
+        const finish = () => {
+          if (done) return
+          done = true
+          unsubscribe()
+          clearTimeout(timer)
+          resolve({})
+        }
+        const unsubscribe = context.app.onFlush(finish)
+        const timer = setTimeout(finish, TEARDOWN_GRACE_MS)
+        if (hub.emit('teardown', params) === 0) finish()
+      })
+    }
+
+    if (options.tools) {
+      tools = options.tools(context.app, { confirm: options.confirm })
+      // The host lists tools after the handshake; only later changes are worth a notification.
+      let listed: string | undefined
+      recordTools = () => { listed = JSON.stringify(tools!.list()) }
+      cleanups.push(context.app.onFlush(() => {
+        if (!client.connected || listed === undefined) return
+        const now = JSON.stringify(tools!.list())
+        if (now === listed) return
+        listed = now
+        client.notify('notifications/tools/list_changed', {}).catch(() => {})
+      }))
+    }
+
+    const appInfo = options.appInfo ?? { name: (win?.document?.title || 'duet-app'), version: '0.0.0' }
+    const appCapabilities: JsonObject = {}
+    if (options.availableDisplayModes) appCapabilities.availableDisplayModes = options.availableDisplayModes
+    if (tools) appCapabilities.tools = { listChanged: true }
+
+    if (host !== null) {
+      client.connect({ protocolVersion: options.protocolVersion ?? DEFAULT_PROTOCOL, appInfo, appCapabilities }).then(
+        (result) => {
+          if (disposed) return
+          recordTools()
+          hub.emit('host', { hostInfo: result.hostInfo, hostCapabilities: result.hostCapabilities ?? {}, protocolVersion: result.protocolVersion })
+          onContext(isObject(result.hostContext) ? result.hostContext : {})
+          if (options.autoResize !== false && win && typeof win.ResizeObserver === 'function') {
+            cleanups.push(startAutoResize(win, (size) => void client.notify('ui/notifications/size-changed', { ...size }).catch(() => {})))
+          }
+        },
+        (err: Error) => {
+          if (!disposed) console.error(`[duet/mcp] ${err.message}`)
+        },
+      )
+    }
+
+    async function handle(sink: unknown) {
+      try {
+        const out = toOutgoing(sink)
+        if (out.kind === 'notification') {
+          await client.notify(out.method, out.params)
+          reply(sink, 'ok', {})
+          return
+        }
+        const result = await client.request(out.method, out.params)
+        if (out.toolResult && result.isError === true) {
+          reply(sink, 'error', { error: toolErrorText(result), result, request: sink } satisfies McpErrorReply)
+          return
+        }
+        reply(sink, 'ok', out.answer ? out.answer(result) : result)
+      } catch (err) {
+        if (disposed && err instanceof McpAppError && err.code === McpAppErrorCode.Disposed) return
+        const delivered = reply(sink, 'error', errorReply(err, sink))
+        // A failure nobody asked to hear about still deserves a trace, or it is lost.
+        if (!delivered && !wantsReply(sink, 'error')) console.warn(`[duet/mcp] ${errorReply(err, sink).error}`)
+      }
+    }
+
+    sink$.addListener({
+      next: (value) => void handle(value),
+      error: (err) => console.error('[duet/mcp] sink stream failed', err),
+      complete: () => {
+        disposed = true
+        for (const cleanup of cleanups.splice(0)) cleanup()
+        client.dispose()
+        hub.dispose()
+      },
+    })
+
+    return hub.source
+  }
+}

@@ -1,0 +1,12 @@
+// The MCP Apps driver: the view side of MCP Apps, written without the MCP SDK or zod.
+export { makeMcpAppDriver } from './driver.js'
+export type { McpAppDriverOptions, McpErrorReply, DisplayMode } from './driver.js'
+export { agentTools } from './agent-tools.js'
+export type { AgentTool, AgentToolLayer, AgentToolsFactory, ConfirmFn, ConfirmRequest } from './agent-tools.js'
+export { applyHostContext } from './theme.js'
+export type { McpSource, McpSourceName } from './sources.js'
+export type { McpSinkValue, LogLevel } from './sinks.js'
+export type { ViewSize } from './auto-resize.js'
+export type { HostWindow } from './protocol-client.js'
+export { McpAppError, McpAppErrorCode } from './errors.js'
+export { RpcError, RpcCode } from './json-rpc.js'

@@ -1,0 +1,79 @@
+import { Stream } from 'xstream'
+
+/** The names `MCP.select(…)` accepts. */
+export type McpSourceName =
+  | 'tool-input'
+  | 'tool-input-partial'
+  | 'tool-result'
+  | 'tool-cancelled'
+  | 'host-context-changed'
+  | 'teardown'
+  | 'host'
+
+const NAMES: ReadonlySet<string> = new Set<McpSourceName>(['tool-input', 'tool-input-partial', 'tool-result', 'tool-cancelled', 'host-context-changed', 'teardown', 'host'])
+
+// These describe the view's current situation, so a component mounted later still needs them.
+const REPLAYED: ReadonlySet<McpSourceName> = new Set<McpSourceName>(['tool-input', 'tool-result', 'host-context-changed', 'host'])
+
+/** The `MCP` source intents receive. */
+export interface McpSource {
+  /** A stream of one kind of host event; the latest tool input, tool result, host context and host are replayed on subscribe. */
+  select(name: McpSourceName): Stream<any>
+}
+
+export interface SourceHub {
+  source: McpSource
+  /** Emits to current listeners; returns how many there were. */
+  emit(name: McpSourceName, value: unknown): number
+  dispose(): void
+}
+
+/** One listener set per source name, with the latest replayable value kept for late subscribers. */
+export function createSourceHub(): SourceHub {
+  const listeners = new Map<McpSourceName, Set<(value: unknown) => void>>()
+  const latest = new Map<McpSourceName, unknown>()
+  let disposed = false
+
+  const setOf = (name: McpSourceName) => {
+    let set = listeners.get(name)
+    if (!set) listeners.set(name, (set = new Set()))
+    return set
+  }
+
+  const source: McpSource = {
+    select(name) {
+      if (!NAMES.has(name)) {
+        throw new TypeError(`MCP.select: unknown source "${String(name)}"; expected one of ${[...NAMES].join(', ')}`)
+      }
+      let push: ((value: unknown) => void) | undefined
+      return Stream.create<any>({
+        start(listener) {
+          if (disposed) return listener.complete()
+          push = (value) => listener.next(value)
+          setOf(name).add(push)
+          if (latest.has(name)) listener.next(latest.get(name))
+        },
+        stop() {
+          if (push) setOf(name).delete(push)
+          push = undefined
+        },
+      })
+    },
+  }
+
+  return {
+    source,
+    emit(name, value) {
+      if (disposed) return 0
+      if (REPLAYED.has(name)) latest.set(name, value)
+      const set = [...setOf(name)]
+      for (const push of set) push(value)
+      return set.length
+    },
+    dispose() {
+      disposed = true
+      listeners.clear()
+      latest.clear()
+    },
+  }
+}
