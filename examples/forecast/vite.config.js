@@ -1,9 +1,9 @@
 import { defineConfig } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
+import { duet } from 'duet/vite'
 
 // One self-contained dist/index.html: the host loads the view with no other files and no network.
 export default defineConfig({
-  plugins: [viteSingleFile()],
-  oxc: { jsx: { runtime: 'automatic', importSource: 'duet' } },
+  plugins: [duet(), viteSingleFile()],
   test: { name: 'forecast' },
 })

@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^duet\/jsx-runtime$/, replacement: src('jsx/jsx-runtime.ts') },
       { find: /^duet\/jsx-dev-runtime$/, replacement: src('jsx/jsx-dev-runtime.ts') },
       { find: /^duet\/(mcp|server|testing)$/, replacement: src('$1/index.ts') },
+      { find: /^duet\/vite$/, replacement: src('build/index.ts') },
       { find: /^duet$/, replacement: src('index.ts') },
     ],
   },
