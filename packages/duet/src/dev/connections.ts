@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto'
+import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { DevError } from './errors.js'
+
+/** Where an MCP server lives: an HTTP endpoint, or a program `duet dev` spawns and talks to over stdio. */
+export type ServerSpec = { kind: 'http'; url: string } | { kind: 'stdio'; command: string; args: string[]; line: string }
+
+/** What the page is told about one server. */
+export interface ServerState {
+  id: string
+  label: string
+  status: 'connecting' | 'connected' | 'error'
+  error?: string
+  serverInfo?: { name: string; version: string }
+  tools: Tool[]
+}
+
+/** Everything a connection reports: state changes, traffic, logs, a watched `ui://` resource that changed. */
+export type ConnectionEvent =
+  | { type: 'state'; state: ServerState }
+  | { type: 'trace'; server: string; dir: 'host->server' | 'server->host'; message: unknown }
+  | { type: 'log'; server: string; source: 'server' | 'stderr'; level: string; data: unknown }
+  | { type: 'resource-changed'; server: string; uri: string }
+
+export interface ConnectionOptions {
+  /** How often to re-read watched resources (and ping) and, while down, to retry. */
+  pollMs: number
+  emit(event: ConnectionEvent): void
+}
+
+/** One MCP client kept connected to one server: reconnects after failures and watches `ui://` resources. */
+export class ServerConnection {
+  private client: Client | null = null
+  private state: ServerState
+  private timer: NodeJS.Timeout | null = null
+  private ticking = false
+  private closed = false
+  private readonly watched = new Map<string, string>()
+  // A changed digest seen once, not yet reported: a build may still be writing the file.
+  private readonly settling = new Map<string, string>()
+  // Ids of the watch loop's own requests: they would bury the trace under one read a second.
+  private readonly background = new Set<unknown>()
+
+  constructor(readonly id: string, readonly spec: ServerSpec, private readonly options: ConnectionOptions) {
+    this.state = { id, label: spec.kind === 'http' ? spec.url : spec.line, status: 'connecting', tools: [] }
+  }
+
+  /** Starts connecting and the watch loop; resolves once the first attempt has settled either way. */
+  async start(): Promise<void> {
+    await this.connect()
+    this.timer = setInterval(() => void this.tick(), this.options.pollMs)
+  }
+
+  snapshot(): ServerState {
+    return this.state
+  }
+
+  /** Sends one request to the server; fails with E_DEV_DISCONNECTED while it is down. */
+  async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const client = this.client
+    if (!client || this.state.status !== 'connected') throw new DevError('E_DEV_DISCONNECTED', `server ${this.state.label} is not connected${this.state.error ? `: ${this.state.error}` : ''}`)
+    try {
+      switch (method) {
+        case 'tools/call': return await client.callTool(params as { name: string; arguments?: Record<string, unknown> }, { signal })
+        case 'resources/read': {
+          const result = await client.readResource(params as { uri: string }, { signal, cacheMode: 'bypass' })
+          this.watch(String(params.uri), result)
+          return result
+        }
+        case 'resources/list': return await client.listResources(params, { signal, cacheMode: 'bypass' })
+        case 'resources/templates/list': return await client.listResourceTemplates(params, { signal, cacheMode: 'bypass' })
+        case 'prompts/list': return await client.listPrompts(params, { signal, cacheMode: 'bypass' })
+        default: throw new DevError('E_DEV_METHOD', `method ${method} is not forwarded to servers`)
+      }
+    } catch (err) {
+      if (!(err instanceof DevError) && isTransportFailure(err)) this.fail(err)
+      throw err
+    }
+  }
+
+  /** Tool by name, from the last `tools/list`. */
+  tool(name: string): Tool | undefined {
+    return this.state.tools.find((t) => t.name === name)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.timer) clearInterval(this.timer)
+    await this.dropClient()
+  }
+
+  private watch(uri: string, result: unknown): void {
+    if (uri.startsWith('ui://')) this.watched.set(uri, digest(result))
+  }
+
+  private set(patch: Partial<ServerState>): void {
+    this.state = { ...this.state, ...patch }
+    this.options.emit({ type: 'state', state: this.state })
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ name: 'duet-dev', version: '0.1.0' }, { capabilities: {} })
+    const transport = this.transport()
+    client.onerror = () => {}
+    try {
+      await client.connect(transport)
+      this.traceTransport(transport)
+      client.setNotificationHandler('notifications/message', (n) => {
+        this.options.emit({ type: 'log', server: this.id, source: 'server', level: n.params.level, data: n.params.data })
+      })
+      const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' })
+      if (this.closed) { await client.close(); return }
+      this.client = client
+      const info = client.getServerVersion()
+      transport.onclose = () => { if (this.client === client) this.fail(new Error('the connection closed (did the server exit?)')) }
+      this.set({ status: 'connected', error: undefined, tools, serverInfo: info ? { name: info.name, version: info.version } : undefined })
+      await this.checkWatched()
+    } catch (err) {
+      await client.close().catch(() => {})
+      this.set({ status: 'error', error: describe(err) })
+    }
+  }
+
+  private transport(): Transport {
+    if (this.spec.kind === 'http') return new StreamableHTTPClientTransport(new URL(this.spec.url))
+    // The configured command only, with arguments as given: never through a shell.
+    const stdio = new StdioClientTransport({ command: this.spec.command, args: this.spec.args, stderr: 'pipe' })
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      this.options.emit({ type: 'log', server: this.id, source: 'stderr', level: 'info', data: chunk.toString('utf8') })
+    })
+    return stdio
+  }
+
+  // Wraps the transport after connect so the trace shows every message this host exchanged with the server.
+  private traceTransport(transport: Transport): void {
+    const send = transport.send.bind(transport)
+    transport.send = async (message, opts) => {
+      const m = message as { id?: unknown; method?: string }
+      if (this.ticking && m.id !== undefined && (m.method === 'ping' || m.method === 'resources/read')) this.background.add(m.id)
+      else this.options.emit({ type: 'trace', server: this.id, dir: 'host->server', message })
+      return send(message, opts)
+    }
+    const receive = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      const id = (message as { id?: unknown }).id
+      if (id !== undefined && this.background.delete(id)) { receive?.(message, extra); return }
+      this.options.emit({ type: 'trace', server: this.id, dir: 'server->host', message })
+      receive?.(message, extra)
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.state.status === 'error') return
+    void this.dropClient()
+    this.set({ status: 'error', error: describe(err) })
+  }
+
+  private async dropClient(): Promise<void> {
+    const client = this.client
+    this.client = null
+    if (client) await client.close().catch(() => {})
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking || this.closed) return
+    this.ticking = true
+    try {
+      if (this.state.status !== 'connected') await this.connect()
+      else if (this.watched.size > 0) await this.checkWatched()
+      else await this.client?.ping()
+    } catch (err) {
+      this.fail(err)
+    } finally {
+      this.ticking = false
+    }
+  }
+
+  // Re-reads every `ui://` resource the page has rendered; a changed digest means the view was rebuilt.
+  // The change is reported once two reads in a row agree, so a half-written file never renders.
+  private async checkWatched(): Promise<void> {
+    for (const [uri, before] of this.watched) {
+      const client = this.client
+      if (!client) return
+      const after = digest(await client.readResource({ uri }, { cacheMode: 'bypass' }))
+      if (after === before) { this.settling.delete(uri); continue }
+      if (this.settling.get(uri) !== after) { this.settling.set(uri, after); continue }
+      this.settling.delete(uri)
+      this.watched.set(uri, after)
+      this.options.emit({ type: 'resource-changed', server: this.id, uri })
+    }
+  }
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex')
+}
+
+function describe(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err)
+  const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : ''
+  return `${message}${cause}`
+}
+
+// Protocol errors (a tool's -32602, an unknown resource) say nothing about the link; network errors do.
+function isTransportFailure(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'number' && code > -32800 && code < -32000) return false
+  if (typeof code === 'number' && code >= -32700 && code <= -32600) return false
+  return /fetch failed|ECONNREFUSED|ECONNRESET|closed|socket|network/i.test(`${err.message} ${err.cause instanceof Error ? err.cause.message : ''}`)
+}

@@ -1,0 +1,39 @@
+import { splitCommandLine } from './command-line.js'
+import type { ServerSpec } from './connections.js'
+import type { DevServerOptions } from './dev-server.js'
+import { DevError } from './errors.js'
+
+/** Parses `duet dev`'s command line; throws E_DEV_ARGS with the offending flag named. */
+export function parseDevArgs(argv: string[]): DevServerOptions {
+  const servers: ServerSpec[] = []
+  let port: number | undefined
+  let pollMs: number | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]
+    const value = () => {
+      const v = argv[++i]
+      if (v === undefined) throw new DevError('E_DEV_ARGS', `${flag} needs a value`)
+      return v
+    }
+    if (flag === '--server') {
+      const raw = value()
+      let url: URL
+      try { url = new URL(raw) } catch { throw new DevError('E_DEV_ARGS', `--server ${raw}: not a URL; use e.g. http://localhost:3001/mcp`) }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DevError('E_DEV_ARGS', `--server ${raw}: only http and https URLs are supported`)
+      servers.push({ kind: 'http', url: url.href })
+    } else if (flag === '--stdio') {
+      const line = value()
+      servers.push({ kind: 'stdio', line, ...splitCommandLine(line) })
+    } else if (flag === '--port' || flag === '--poll') {
+      const raw = value()
+      const n = Number(raw)
+      if (!Number.isInteger(n) || n < 0 || (flag === '--port' && n > 65534)) throw new DevError('E_DEV_ARGS', `${flag} ${raw}: expected a whole number${flag === '--port' ? ' from 0 to 65534' : ''}`)
+      if (flag === '--port') port = n
+      else pollMs = n
+    } else {
+      throw new DevError('E_DEV_ARGS', `unknown option ${flag}; see duet dev --help`)
+    }
+  }
+  if (servers.length === 0) throw new DevError('E_DEV_ARGS', 'give at least one --server <url> or --stdio "<command>"')
+  return { servers, port, pollMs }
+}

@@ -1,0 +1,29 @@
+/** The host page's HTML; the bundled script builds everything inside `#app`. */
+export const PAGE_SHELL = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>duet dev</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+:root{color-scheme:light dark;--bg:light-dark(#f6f6f8,#16161a);--panel:light-dark(#fff,#1f1f24);--fg:light-dark(#1b1b1f,#ececf1);--muted:light-dark(#666,#9a9aa5);--line:light-dark(#ddd,#34343c);--accent:#3b6fe0;--bad:#c0282d}
+*{box-sizing:border-box}body{margin:0;font:14px/1.4 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
+header{display:flex;gap:12px;align-items:center;flex-wrap:wrap;padding:8px 12px;border-bottom:1px solid var(--line);background:var(--panel)}
+header h1{font-size:16px;margin:0 8px 0 0}label{display:inline-flex;gap:4px;align-items:center}
+main{display:grid;grid-template-columns:300px 1fr 420px;gap:8px;padding:8px;min-height:calc(100vh - 50px)}
+section{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;min-width:0;overflow:auto}
+h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:8px 0 4px}
+.server{margin-bottom:8px}.status{font-size:12px}.status.error{color:var(--bad)}.status.connected{color:#1e7a43}
+.tool{display:block;width:100%;text-align:left;margin:2px 0;padding:4px 6px;border:1px solid var(--line);border-radius:4px;background:none;color:inherit;cursor:pointer}
+.tool.selected{border-color:var(--accent)}.badge{font-size:11px;padding:0 4px;border-radius:3px;background:var(--accent);color:#fff;margin-left:4px}
+.badge.apponly{background:#8a5a00}form.tool-form label{display:flex;flex-direction:column;align-items:stretch;margin:4px 0}
+input,select,textarea{font:inherit;padding:3px;color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:3px}
+pre{white-space:pre-wrap;word-break:break-word;font:12px/1.35 ui-monospace,monospace;margin:0}
+.entry{border-bottom:1px solid var(--line);padding:3px 0}.entry .dir{color:var(--muted);font-size:11px}
+.error-banner{color:#fff;background:var(--bad);padding:6px 8px;border-radius:4px;margin:4px 0}
+#stage{position:relative;margin:8px 0}#stage .frame-box{border:1px dashed var(--line);max-width:100%}
+#stage iframe{border:0;width:100%;height:120px;display:block;background:transparent}
+#stage.fullscreen .frame-box{position:fixed;inset:0;z-index:10;background:var(--bg);max-width:none!important;width:auto!important}
+#stage.fullscreen iframe{height:100vh!important}
+#stage.pip .frame-box{position:fixed;right:16px;bottom:16px;width:360px!important;z-index:10;box-shadow:0 8px 24px rgb(0 0 0/.3);background:var(--bg)}
+details{margin:4px 0}summary{cursor:pointer;font-weight:600}
+</style></head>
+<body><div id="app"></div><script type="module" src="/host.js"></script></body></html>
+`

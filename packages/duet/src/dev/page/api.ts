@@ -1,0 +1,47 @@
+import type { Tool } from '@modelcontextprotocol/client'
+
+/** A server as `/api/state` and the `state` event describe it (mirrors `ServerState` on the node side). */
+export interface ServerView {
+  id: string
+  label: string
+  status: 'connecting' | 'connected' | 'error'
+  error?: string
+  serverInfo?: { name: string; version: string }
+  tools: Tool[]
+}
+
+/** An error answered by a server (JSON-RPC code) or by the dev server (E_DEV_… code). */
+export class RpcError extends Error {
+  constructor(readonly code: number | string, message: string) {
+    super(message)
+  }
+}
+
+/** Reads the dev server's state: the sandbox port and every configured server. */
+export async function fetchState(): Promise<{ sandboxPort: number; servers: ServerView[] }> {
+  const res = await fetch('/api/state')
+  return res.json()
+}
+
+/**
+ * Forwards one MCP request to a server through the dev server. `caller` says who asks: the person
+ * playing the model (`user`), or the rendered app (`app`), whose tool calls the dev server limits.
+ */
+export async function rpc<T = unknown>(server: string, method: string, params: Record<string, unknown>, caller: 'user' | 'app', signal?: AbortSignal): Promise<T> {
+  const res = await fetch('/api/rpc', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ server, method, params, caller }),
+    signal,
+  })
+  const body = await res.json() as { result?: T; error?: { code: number | string; message: string } }
+  if (body.error) throw new RpcError(body.error.code, body.error.message)
+  return body.result as T
+}
+
+/** Subscribes to the dev server's events; the browser's EventSource reconnects on its own. */
+export function subscribe(handlers: Record<string, (data: any) => void>): EventSource {
+  const source = new EventSource('/api/events')
+  for (const [type, fn] of Object.entries(handlers)) source.addEventListener(type, (e) => fn(JSON.parse((e as MessageEvent).data)))
+  return source
+}

@@ -1,0 +1,273 @@
+import { getToolUiResourceUri, isToolVisibilityAppOnly, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
+import { hostStyleVariables } from '../host-styles.js'
+import { HOST_PRESETS, presetById } from '../presets.js'
+import { agentPanel } from './agent-panel.js'
+import { fetchState, rpc, subscribe, type ServerView } from './api.js'
+import { mountApp, type MountedApp } from './app-frame.js'
+import { h } from './dom.js'
+import { toolForm } from './form-view.js'
+import { logPanel, tracePanel } from './panels.js'
+import { partialSnapshots } from './stream-input.js'
+
+type Mode = 'inline' | 'fullscreen' | 'pip'
+
+const INIT_TIMEOUT_MS = 15_000
+
+/** The call whose app is on screen; kept so a reload can replay input and result into a fresh view. */
+interface Current {
+  server: string
+  tool: Tool
+  args: Record<string, unknown>
+  uri: string
+  result?: CallToolResult
+  cancelled?: string
+  app?: MountedApp
+}
+
+const state = await fetchState()
+let servers: ServerView[] = state.servers
+let selected: { server: string; tool: string } | null = null
+let current: Current | null = null
+let form: ReturnType<typeof toolForm> | null = null
+let callAbort: AbortController | null = null
+let queue: Promise<unknown> = Promise.resolve()
+const serialize = (job: () => Promise<unknown>) => { queue = queue.then(job, job); return queue }
+
+// Controls
+const preset = h('select', { 'data-testid': 'preset-select' }, ...HOST_PRESETS.map((p) => h('option', { value: p.id }, p.label)))
+const theme = h('select', { 'data-testid': 'theme-select' }, h('option', { value: 'light' }, 'light'), h('option', { value: 'dark' }, 'dark'))
+const display = h('select', { 'data-testid': 'display-select' }, h('option', { value: 'inline' }, 'inline'), h('option', { value: 'fullscreen' }, 'full screen'), h('option', { value: 'pip' }, 'picture-in-picture'))
+const width = h('input', { type: 'number', min: '200', max: '1600', step: '10', value: '600', 'data-testid': 'width-input' })
+const locale = h('input', { value: navigator.language || 'en-US', size: '7', 'data-testid': 'locale-input' })
+const stream = h('input', { type: 'checkbox', 'data-testid': 'stream-input' })
+
+// Panels
+const inputPanel = logPanel('Tool input', 'tool-input')
+const resultPanel = logPanel('Tool result', 'tool-result')
+const contextPanel = logPanel('Model context (ui/update-model-context)', 'model-context')
+const messagesPanel = logPanel('Messages (ui/message)', 'messages')
+const logsPanel = logPanel('Logs', 'logs')
+const trace = tracePanel()
+const agent = agentPanel(() => servers, () => current?.server ?? selected?.server)
+
+const serverList = h('div', { 'data-testid': 'servers' })
+const toolArea = h('div', { 'data-testid': 'tool-area' }, h('p', {}, 'Pick a tool on the left.'))
+const banner = h('div', { 'data-testid': 'server-banner' })
+const stageError = h('div', { 'data-testid': 'stage-error' })
+const frameBox = h('div', { class: 'frame-box' })
+const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, frameBox)
+const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
+
+document.getElementById('app')!.append(
+  h('header', {}, h('h1', {}, 'duet dev'),
+    h('label', {}, 'Host ', preset), h('label', {}, 'Theme ', theme), h('label', {}, 'Display ', display),
+    h('label', {}, 'Width ', width), h('label', {}, 'Locale ', locale), h('label', {}, stream, 'stream input')),
+  h('main', {},
+    h('section', {}, h('h2', {}, 'Servers'), serverList),
+    h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
+    h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element)),
+)
+
+function hostContext(tool?: Tool): McpUiHostContext {
+  const p = presetById(preset.value)
+  const mode = display.value as Mode
+  const w = Number(width.value) || 600
+  const containerDimensions = mode === 'fullscreen' ? { width: window.innerWidth, height: window.innerHeight } : mode === 'pip' ? { width: 360, maxHeight: 480 } : { width: w, maxHeight: 6000 }
+  return {
+    theme: theme.value as 'light' | 'dark',
+    styles: { variables: hostStyleVariables() as NonNullable<McpUiHostContext['styles']>['variables'] },
+    displayMode: mode,
+    availableDisplayModes: p.availableDisplayModes,
+    containerDimensions,
+    locale: locale.value,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    platform: p.platform,
+    userAgent: `duet-dev (${p.label})`,
+    ...(tool ? { toolInfo: { tool } } : {}),
+  }
+}
+
+function applyLayout(): void {
+  // Only the display modes the chosen host offers can be picked, as in that host.
+  const modes = presetById(preset.value).availableDisplayModes as string[]
+  for (const option of Array.from(display.options)) option.disabled = !modes.includes(option.value)
+  stage.className = display.value
+  frameBox.style.width = display.value === 'inline' ? `${Number(width.value) || 600}px` : ''
+  document.documentElement.style.colorScheme = theme.value
+}
+
+function pushContext(): void {
+  applyLayout()
+  current?.app?.bridge.setHostContext(hostContext(current.tool))
+}
+
+for (const el of [theme, display, width, locale]) el.addEventListener('change', pushContext)
+preset.addEventListener('change', () => {
+  // Capabilities are fixed at ui/initialize, so a different host means a fresh view.
+  const modes = presetById(preset.value).availableDisplayModes
+  if (!modes.includes(display.value as Mode)) display.value = 'inline'
+  applyLayout()
+  if (current) void serialize(() => remount('host preset changed'))
+})
+
+function renderServers(): void {
+  serverList.replaceChildren(...servers.map((s) => {
+    const appOnly = s.tools.filter((t) => isToolVisibilityAppOnly(t))
+    const visible = s.tools.filter((t) => !isToolVisibilityAppOnly(t))
+    const button = (t: Tool) => {
+      const b = h('button', { type: 'button', class: `tool${selected?.server === s.id && selected.tool === t.name ? ' selected' : ''}`, 'data-testid': `tool-${t.name}`, title: t.description ?? '' },
+        t.name, getToolUiResourceUri(t) ? h('span', { class: 'badge' }, 'app') : null)
+      b.addEventListener('click', () => selectTool(s.id, t.name))
+      return b
+    }
+    return h('div', { class: 'server', 'data-testid': `server-${s.id}` },
+      h('div', {}, h('b', {}, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : s.label)),
+      h('div', { class: `status ${s.status}`, 'data-testid': `server-status-${s.id}` }, s.status === 'error' ? `error: ${s.error}` : s.status),
+      h('small', {}, s.label),
+      ...visible.map(button),
+      appOnly.length ? h('h2', {}, 'App-only (hidden from the model)') : null,
+      ...appOnly.map((t) => { const b = button(t); b.querySelector('.badge')?.classList.add('apponly'); return b }))
+  }))
+  const down = servers.filter((s) => s.status === 'error')
+  banner.replaceChildren(...down.map((s) => h('div', { class: 'error-banner' }, `Server ${s.label} is unreachable: ${s.error}. duet dev keeps retrying.`)))
+}
+
+function selectTool(server: string, name: string): void {
+  selected = { server, tool: name }
+  const tool = servers.find((s) => s.id === server)?.tools.find((t) => t.name === name)
+  if (!tool) return
+  form = toolForm(tool.inputSchema)
+  const call = h('button', { type: 'button', 'data-testid': 'call-button' }, 'Call tool')
+  const cancel = h('button', { type: 'button', 'data-testid': 'cancel-button' }, 'Cancel')
+  const errors = h('div', { 'data-testid': 'form-errors' })
+  call.addEventListener('click', () => {
+    const read = form!.read()
+    if (!read.ok) { errors.replaceChildren(...read.errors.map((e) => h('div', { class: 'status error' }, e))); return }
+    errors.replaceChildren()
+    void callTool(server, tool, read.args)
+  })
+  cancel.addEventListener('click', () => callAbort?.abort())
+  toolArea.replaceChildren(h('h2', {}, name), h('p', {}, tool.description ?? ''), form.element, errors, call, ' ', cancel)
+  renderServers()
+}
+
+async function callTool(server: string, tool: Tool, args: Record<string, unknown>): Promise<void> {
+  callAbort?.abort()
+  const abort = new AbortController()
+  callAbort = abort
+  stageError.replaceChildren()
+  inputPanel.set('arguments', args)
+  resultPanel.clear()
+  const pending = rpc<CallToolResult>(server, 'tools/call', { name: tool.name, arguments: args }, 'user', abort.signal)
+  const uri = getToolUiResourceUri(tool)
+  if (uri) {
+    await serialize(async () => {
+      await current?.app?.destroy()
+      current = { server, tool, args, uri }
+      contextPanel.clear()
+      await mountCurrent()
+    })
+  }
+  try {
+    const result = await pending
+    resultPanel.set(result.isError ? 'result (isError)' : 'result', result)
+    const channel = (result.structuredContent as { channel_id?: unknown } | undefined)?.channel_id
+    if (typeof channel === 'string' && channel) agent.setChannel(channel)
+    if (current?.tool === tool && current.args === args) { current.result = result; current.app?.bridge.sendToolResult(result) }
+  } catch (err) {
+    const reason = abort.signal.aborted ? 'cancelled by the user' : (err as Error).message
+    resultPanel.set('cancelled', reason)
+    if (current?.tool === tool && current.args === args) { current.cancelled = reason; current.app?.bridge.sendToolCancelled({ reason }) }
+  }
+}
+
+// Reads the tool's ui:// resource and renders it, then replays the input and any known outcome.
+async function mountCurrent(): Promise<void> {
+  const c = current
+  if (!c) return
+  try {
+    const read = await rpc<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: { ui?: Record<string, any> } }[] }>(c.server, 'resources/read', { uri: c.uri }, 'user')
+    const content = read.contents?.[0]
+    if (!content) throw new Error(`${c.uri} returned no content`)
+    if (content.mimeType && !content.mimeType.startsWith('text/html')) throw new Error(`${c.uri} has MIME type ${content.mimeType}, not text/html;profile=mcp-app`)
+    const html = content.text ?? new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ''), (ch) => ch.charCodeAt(0)))
+    const meta = content._meta?.ui ?? (await listingMeta(c.server, c.uri)) ?? {}
+    frameBox.replaceChildren()
+    frameBox.style.borderStyle = meta.prefersBorder === false ? 'none' : ''
+    const app = await mountApp({
+      container: frameBox,
+      sandboxUrl: `http://${location.hostname}:${state.sandboxPort}/sandbox.html`,
+      server: c.server,
+      html,
+      csp: meta.csp,
+      permissions: meta.permissions,
+      preset: presetById(preset.value),
+      hostContext: hostContext(c.tool),
+      hooks: {
+        trace: (e) => trace.add(e),
+        log: (label, value) => logsPanel.add(label, value),
+        message: (p) => messagesPanel.add('ui/message', p),
+        modelContext: (p) => contextPanel.set('latest context', p),
+        displayMode: (mode) => {
+          if (!presetById(preset.value).availableDisplayModes.includes(mode)) return display.value as Mode
+          display.value = mode
+          pushContext()
+          return mode
+        },
+        teardownRequested: () => void serialize(async () => { await current?.app?.destroy(); if (current) current.app = undefined }),
+      },
+    })
+    // The spec: nothing goes to the view before it says it is initialized. A view that never does
+    // (a broken build) must not hold up the next render, so give up after a while and say why.
+    const started = await Promise.race([app.initialized.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), INIT_TIMEOUT_MS))])
+    if (!started) {
+      c.app = app
+      throw new Error(`the app did not send ui/notifications/initialized within ${INIT_TIMEOUT_MS / 1000} s; see the logs and the trace`)
+    }
+    if (stream.checked) for (const partial of partialSnapshots(c.args)) await app.bridge.sendToolInputPartial({ arguments: partial })
+    await app.bridge.sendToolInput({ arguments: c.args })
+    // From here on callTool delivers the outcome itself; one that came in earlier is delivered now.
+    c.app = app
+    if (c.result) await app.bridge.sendToolResult(c.result)
+    else if (c.cancelled) await app.bridge.sendToolCancelled({ reason: c.cancelled })
+  } catch (err) {
+    stageError.replaceChildren(h('div', { class: 'error-banner' }, `Could not render ${c.uri}: ${(err as Error).message}`))
+  }
+}
+
+// The spec lets `_meta.ui` sit on the resources/list entry instead of the content item; the item wins.
+async function listingMeta(server: string, uri: string): Promise<Record<string, any> | undefined> {
+  try {
+    const list = await rpc<{ resources?: { uri: string; _meta?: { ui?: Record<string, any> } }[] }>(server, 'resources/list', {}, 'user')
+    return list.resources?.find((r) => r.uri === uri)?._meta?.ui
+  } catch {
+    return undefined
+  }
+}
+
+async function remount(why: string): Promise<void> {
+  if (!current) return
+  logsPanel.add('reload', `${why}: ${current.uri}`)
+  await current.app?.destroy()
+  current.app = undefined
+  await mountCurrent()
+}
+
+closeButton.addEventListener('click', () => void serialize(async () => { await current?.app?.destroy(); current = null; frameBox.replaceChildren() }))
+
+subscribe({
+  state: (e: { state: ServerView }) => {
+    servers = servers.map((s) => (s.id === e.state.id ? e.state : s))
+    renderServers()
+  },
+  trace: (e: { server: string; dir: 'host->server' | 'server->host'; message: unknown }) => trace.add({ dir: e.dir, server: e.server, message: e.message }),
+  log: (e: { server: string; source: string; level: string; data: unknown }) => logsPanel.add(`${e.server} ${e.source} (${e.level})`, e.data),
+  'resource-changed': (e: { server: string; uri: string }) => {
+    if (current && current.server === e.server && current.uri === e.uri) void serialize(() => remount('the view changed on the server'))
+  },
+})
+
+applyLayout()
+renderServers()
+;(window as unknown as { __duetDev: unknown }).__duetDev = { ready: true }
