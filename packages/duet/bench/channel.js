@@ -1,0 +1,189 @@
+// npm run bench:channel — Duet's SQLite channel store against the seed's algorithm (anchor), in one run.
+// Prints appends per second (1 and 4 processes, backlog 0 / 1,000 / 10,000), the time to drain a backlog,
+// and wake latency app→agent (`duet wait` exits) and agent→app (a waiting long-poll returns),
+// each with the anchor's figure and the ratio. Goals: ≥ 10,000 appends/s per process, flat with backlog;
+// wake p50 ≤ 20 ms.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { openChannelStore } from '../dist/channel/index.js'
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url))
+const WORKER = here('./channel/worker.js')
+const ANCHOR = here('./channel/anchor.py')
+const BIN = here('../dist/cli/bin.js')
+const MESSAGE = { event: 'ask', data: { quote: 'We hold these truths to be self-evident', question: 'What does self-evident mean here?' } }
+const APPENDS_PER_PROCESS = 3000
+const ANCHOR_MAX_SECONDS = 2
+const WAKE_SAMPLES = 20
+const ANCHOR_WAKE_SAMPLES = 10
+
+const dirs = []
+const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'duet-bench-channel-')); dirs.push(d); return d }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const now = () => process.hrtime.bigint()
+const ms = (ns) => Number(ns) / 1e6
+
+/** Spawns a child and yields its stdout lines. */
+function start(command, args) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = []
+  const waiters = []
+  let buffer = ''
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk
+    const parts = buffer.split('\n')
+    buffer = parts.pop()
+    for (const line of parts) (waiters.shift() ?? ((l) => lines.push(l)))(line)
+  })
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  const line = () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((r) => waiters.push(r)))
+  return { child, line, exited }
+}
+
+async function appendRun(kind, processes, backlog) {
+  const dir = tempDir()
+  const channel = `bench-${processes}-${backlog}`
+  if (kind === 'duet') {
+    const store = await openChannelStore({ dataDir: dir, limits: { maxPending: 10_000_000 } })
+    for (let i = 0; i < backlog; i++) await store.send(channel, 'app-to-agent', MESSAGE)
+    await store.dispose()
+  } else {
+    await start('python3', [ANCHOR, 'fill', dir, channel, String(backlog)]).exited
+  }
+  const workers = Array.from({ length: processes }, () => kind === 'duet'
+    ? start(process.execPath, [WORKER, 'append', dir, channel, String(APPENDS_PER_PROCESS)])
+    : start('python3', [ANCHOR, 'append', dir, channel, String(APPENDS_PER_PROCESS), String(ANCHOR_MAX_SECONDS)]))
+  if (kind === 'duet') await Promise.all(workers.map((w) => w.line()))
+  for (const w of workers) w.child.stdin.write('go\n')
+  const results = (await Promise.all(workers.map((w) => w.line()))).map((l) => JSON.parse(l))
+  await Promise.all(workers.map((w) => w.exited))
+  const total = results.reduce((s, r) => s + r.done, 0)
+  const slowest = Math.max(...results.map((r) => r.seconds))
+  return { perProcess: results.reduce((s, r) => s + r.done / r.seconds, 0) / results.length, total: total / slowest }
+}
+
+async function drainTime(kind, backlog) {
+  const dir = tempDir()
+  const channel = `drain-${backlog}`
+  if (kind === 'duet') {
+    const store = await openChannelStore({ dataDir: dir, limits: { maxPending: 10_000_000 } })
+    for (let i = 0; i < backlog; i++) await store.send(channel, 'app-to-agent', MESSAGE)
+    const t0 = now()
+    const got = await store.drain(channel, 'app-to-agent', { max: backlog })
+    const elapsed = ms(now() - t0)
+    await store.dispose()
+    if (got.length !== backlog) throw new Error(`drained ${got.length} of ${backlog}`)
+    return elapsed
+  }
+  await start('python3', [ANCHOR, 'fill', dir, channel, String(backlog)]).exited
+  const p = start('python3', [ANCHOR, 'drain-time', dir, channel])
+  const r = JSON.parse(await p.line())
+  await p.exited
+  if (r.count !== backlog) throw new Error(`anchor drained ${r.count} of ${backlog}`)
+  return r.seconds * 1000
+}
+
+/** app→agent: a watcher process is armed, the app side sends, we time until the watcher exits. */
+async function wakeWatcher(kind) {
+  const dir = tempDir()
+  const samples = []
+  const store = kind === 'duet' ? await openChannelStore({ dataDir: dir }) : undefined
+  const helper = kind === 'anchor' ? start('python3', [ANCHOR, 'helper', dir]) : undefined
+  const n = kind === 'duet' ? WAKE_SAMPLES : ANCHOR_WAKE_SAMPLES
+  for (let i = 0; i < n; i++) {
+    const channel = `wake-${i}`
+    const watcher = kind === 'duet'
+      ? start(process.execPath, [BIN, 'wait', channel, '--data-dir', dir, '--timeout', '30'])
+      : start('python3', [ANCHOR, 'watch', dir, channel, '30'])
+    // Let the watcher start and arm (process start-up is not what is measured), then vary the phase.
+    await sleep(400 + Math.random() * 500)
+    let sent
+    if (store) { sent = now(); await store.send(channel, 'app-to-agent', MESSAGE) }
+    else { helper.child.stdin.write(`${channel}\n`); sent = BigInt(await helper.line()) }
+    const code = await watcher.exited
+    const woke = now()
+    if (code !== 0) throw new Error(`${kind} watcher exited ${code}`)
+    samples.push(ms(woke - sent))
+  }
+  await store?.dispose()
+  helper?.child.stdin.end()
+  helper?.child.kill()
+  return samples
+}
+
+/** agent→app: a reader process waits (long-poll for Duet, the 1.2 s poll loop for the anchor); time until it has the message. */
+async function wakeLongPoll(kind) {
+  const dir = tempDir()
+  const channel = 'ui'
+  const samples = []
+  if (kind === 'duet') {
+    const store = await openChannelStore({ dataDir: dir })
+    const reader = start(process.execPath, [WORKER, 'longpoll', dir, channel])
+    await reader.line()
+    await sleep(300)
+    for (let i = 0; i < WAKE_SAMPLES; i++) {
+      await sleep(20 + Math.random() * 80)
+      const sent = now()
+      await store.send(channel, 'agent-to-app', MESSAGE)
+      samples.push(ms(BigInt(await reader.line()) - sent))
+    }
+    reader.child.stdin.end()
+    await reader.exited
+    await store.dispose()
+    return samples
+  }
+  const helper = start('python3', [ANCHOR, 'helper', dir])
+  const poller = start('python3', [ANCHOR, 'poll', dir, channel, '1.2'])
+  // The anchor's helper appends to agent_<ch>.json; the poller drains the same file, so the queue is the same.
+  for (let i = 0; i < ANCHOR_WAKE_SAMPLES; i++) {
+    await sleep(Math.random() * 1200)
+    helper.child.stdin.write(`${channel}\n`)
+    const sent = BigInt(await helper.line())
+    samples.push(ms(BigInt(await poller.line()) - sent))
+  }
+  helper.child.stdin.end()
+  helper.child.kill()
+  poller.child.kill()
+  return samples
+}
+
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] }
+const fmt = (x, unit) => `${x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1)}${unit}`
+const row = (label, ours, anchor, unit, higherIsBetter) => {
+  const ratio = higherIsBetter ? ours / anchor : anchor / ours
+  console.log(`  ${label.padEnd(44)} ${fmt(ours, unit).padStart(14)} ${fmt(anchor, unit).padStart(14)} ${`${ratio.toFixed(1)}×`.padStart(9)}`)
+}
+
+async function main() {
+  const began = Date.now()
+  console.log('Channel benchmark: Duet (SQLite store) vs the seed algorithm (JSON file + flock, python3)')
+  console.log(`  ${''.padEnd(44)} ${'duet'.padStart(14)} ${'anchor'.padStart(14)} ${'better by'.padStart(9)}`)
+  console.log('Appends per second (per process; all processes together), one shared channel')
+  for (const processes of [1, 4]) {
+    for (const backlog of [0, 1000, 10_000]) {
+      const ours = await appendRun('duet', processes, backlog)
+      const anchor = await appendRun('anchor', processes, backlog)
+      row(`${processes} proc, backlog ${backlog.toLocaleString('en-US')}: per process`, ours.perProcess, anchor.perProcess, '/s', true)
+      if (processes > 1) row(`${processes} proc, backlog ${backlog.toLocaleString('en-US')}: total`, ours.total, anchor.total, '/s', true)
+    }
+  }
+  console.log('Drain the whole backlog in one call')
+  for (const backlog of [1000, 10_000]) row(`backlog ${backlog.toLocaleString('en-US')}`, await drainTime('duet', backlog), await drainTime('anchor', backlog), ' ms', false)
+  console.log(`Wake latency, send → reader has it (duet ${WAKE_SAMPLES} samples, anchor ${ANCHOR_WAKE_SAMPLES})`)
+  const [watchOurs, watchAnchor] = [await wakeWatcher('duet'), await wakeWatcher('anchor')]
+  row('app→agent, `duet wait` exits: p50', pct(watchOurs, 50), pct(watchAnchor, 50), ' ms', false)
+  row('app→agent, `duet wait` exits: p99', pct(watchOurs, 99), pct(watchAnchor, 99), ' ms', false)
+  const [pollOurs, pollAnchor] = [await wakeLongPoll('duet'), await wakeLongPoll('anchor')]
+  row('agent→app, long-poll returns (anchor: 1.2 s poll): p50', pct(pollOurs, 50), pct(pollAnchor, 50), ' ms', false)
+  row('agent→app, long-poll returns (anchor: 1.2 s poll): p99', pct(pollOurs, 99), pct(pollAnchor, 99), ' ms', false)
+  console.log(`Goals: ≥ 10,000 appends/s per process, flat with backlog; wake p50 ≤ 20 ms. Took ${((Date.now() - began) / 1000).toFixed(0)} s.`)
+}
+
+try {
+  await main()
+} finally {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+}

@@ -1,0 +1,289 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { ChannelError, type ChannelLimits, type ChannelStore } from '../../src/channel/index.js'
+
+/**
+ * Opens a store on the backend under test. Every call in one suite must reach the same shared data
+ * (same folder, same Redis), so two stores behave like two server processes.
+ */
+export type StoreFactory = (limits?: Partial<ChannelLimits>) => Promise<ChannelStore>
+
+let counter = 0
+/** A fresh agent-style channel id, unique across the run. */
+export const freshId = (prefix = 'ch') => `${prefix}-${Date.now()}-${process.pid}-${counter++}`
+
+/** Awaits `promise` and returns the ChannelError it rejects with (fails if it resolves). */
+export async function channelError(promise: Promise<unknown>): Promise<ChannelError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e)
+  expect(err, 'expected a ChannelError').toBeInstanceOf(ChannelError)
+  return err as ChannelError
+}
+
+const BAD_IDS: unknown[] = ['', '../etc/passwd', 'a/b', 'a b', 'ch.1', 'x'.repeat(65), 'é', '..', 'a\u0000b', 42, null, undefined]
+
+/** The behaviour every ChannelStore backend must share. */
+export function describeChannelStore(name: string, factory: StoreFactory) {
+  describe(`ChannelStore conformance: ${name}`, () => {
+    const opened: ChannelStore[] = []
+    const make: StoreFactory = async (limits) => {
+      const store = await factory(limits)
+      opened.push(store)
+      return store
+    }
+    afterAll(async () => {
+      await Promise.all(opened.map((s) => s.dispose()))
+    })
+
+    it('mints distinct, URL-safe ids of at least 128 random bits', async () => {
+      const store = await make()
+      const ids = await Promise.all(Array.from({ length: 200 }, () => store.open()))
+      expect(new Set(ids).size).toBe(200)
+      for (const id of ids) {
+        expect(id).toMatch(/^[A-Za-z0-9_-]+$/)
+        expect(id.length * 6).toBeGreaterThanOrEqual(128)
+      }
+      expect(await store.peek(ids[0], 'app-to-agent')).toBe(0)
+    })
+
+    it('hands out each message once, in order, with id, event, data and at', async () => {
+      const store = await make()
+      const id = await store.open()
+      const before = Date.now()
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) ids.push(await store.send(id, 'app-to-agent', { event: 'ask', data: { i, text: `q${i}` } }))
+      expect(new Set(ids).size).toBe(5)
+      const got = await store.drain(id, 'app-to-agent')
+      expect(got.map((m) => m.data)).toEqual([0, 1, 2, 3, 4].map((i) => ({ i, text: `q${i}` })))
+      expect(got.map((m) => m.id)).toEqual(ids)
+      for (const m of got) {
+        expect(m.event).toBe('ask')
+        expect(m.at).toBeGreaterThanOrEqual(before - 1000)
+        expect(m.at).toBeLessThanOrEqual(Date.now() + 1000)
+      }
+      expect(await store.drain(id, 'app-to-agent')).toEqual([])
+    })
+
+    it('keeps every JSON shape of data, and null for missing data', async () => {
+      const store = await make()
+      const id = await store.open()
+      const values = [{ a: [1, { b: 'c' }] }, [1, 2], 'a "quoted" string\n', 3.5, true, null]
+      for (const data of values) await store.send(id, 'agent-to-app', { event: 'v', data })
+      await store.send(id, 'agent-to-app', { event: 'none' })
+      const got = await store.drain(id, 'agent-to-app')
+      expect(got.map((m) => m.data)).toEqual([...values, null])
+    })
+
+    it('keeps directions and channels apart', async () => {
+      const store = await make()
+      const [a, b] = [await store.open(), await store.open()]
+      await store.send(a, 'app-to-agent', { event: 'a-up' })
+      await store.send(a, 'agent-to-app', { event: 'a-down' })
+      await store.send(b, 'app-to-agent', { event: 'b-up' })
+      expect((await store.drain(a, 'agent-to-app')).map((m) => m.event)).toEqual(['a-down'])
+      expect(await store.peek(a, 'app-to-agent')).toBe(1)
+      expect(await store.peek(b, 'app-to-agent')).toBe(1)
+      expect((await store.drain(a, 'app-to-agent')).map((m) => m.event)).toEqual(['a-up'])
+      expect((await store.drain(b, 'app-to-agent')).map((m) => m.event)).toEqual(['b-up'])
+    })
+
+    it('drains at most max, leaving the rest in order', async () => {
+      const store = await make()
+      const id = await store.open()
+      for (let i = 0; i < 7; i++) await store.send(id, 'app-to-agent', { event: 'n', data: i })
+      expect((await store.drain(id, 'app-to-agent', { max: 3 })).map((m) => m.data)).toEqual([0, 1, 2])
+      expect(await store.peek(id, 'app-to-agent')).toBe(4)
+      expect((await store.drain(id, 'app-to-agent', { max: 10 })).map((m) => m.data)).toEqual([3, 4, 5, 6])
+      await expect(store.drain(id, 'app-to-agent', { max: 0 })).rejects.toMatchObject({ code: 'BAD_OPTION' })
+    })
+
+    it('opens an id the agent picked on first use', async () => {
+      const store = await make()
+      const id = `ch-${Date.now()}${counter++}`
+      expect(await store.peek(id, 'app-to-agent')).toBe(0)
+      await store.send(id, 'agent-to-app', { event: 'hello' })
+      expect((await store.drain(id, 'agent-to-app')).map((m) => m.event)).toEqual(['hello'])
+      const longest = 'A_z-9'.repeat(12) + `${counter++}`.padStart(4, '0')
+      expect(longest.length).toBe(64)
+      await store.send(longest, 'app-to-agent', { event: 'ok' })
+      expect(await store.peek(longest, 'app-to-agent')).toBe(1)
+    })
+
+    it('refuses malformed ids on every call with BAD_CHANNEL_ID', async () => {
+      const store = await make()
+      for (const bad of BAD_IDS) {
+        const id = bad as string
+        expect((await channelError(store.send(id, 'app-to-agent', { event: 'x' }))).code).toBe('BAD_CHANNEL_ID')
+        expect((await channelError(store.drain(id, 'app-to-agent'))).code).toBe('BAD_CHANNEL_ID')
+        expect((await channelError(store.peek(id, 'agent-to-app'))).code).toBe('BAD_CHANNEL_ID')
+        expect((await channelError(store.close(id))).code).toBe('BAD_CHANNEL_ID')
+      }
+      const err = await channelError(store.send('../../x', 'app-to-agent', { event: 'x' }))
+      expect(err.message).toMatch(/letters, digits/)
+      expect((await channelError(store.send('ok', 'sideways' as never, { event: 'x' }))).code).toBe('BAD_DIRECTION')
+    })
+
+    it('counts with peek without consuming', async () => {
+      const store = await make()
+      const id = await store.open()
+      await store.send(id, 'app-to-agent', { event: 'a' })
+      await store.send(id, 'app-to-agent', { event: 'b' })
+      expect(await store.peek(id, 'app-to-agent')).toBe(2)
+      expect(await store.peek(id, 'app-to-agent')).toBe(2)
+      expect(await store.drain(id, 'app-to-agent')).toHaveLength(2)
+      expect(await store.peek(id, 'app-to-agent')).toBe(0)
+    })
+
+    it('fails every call on a closed channel with CHANNEL_CLOSED and drops its messages', async () => {
+      const store = await make()
+      const other = await make()
+      const id = await store.open()
+      await store.send(id, 'app-to-agent', { event: 'left behind' })
+      await store.close(id)
+      for (const call of [
+        () => store.send(id, 'agent-to-app', { event: 'x' }),
+        () => store.drain(id, 'app-to-agent'),
+        () => store.peek(id, 'app-to-agent'),
+        () => other.drain(id, 'app-to-agent'),
+        () => other.send(id, 'app-to-agent', { event: 'x' }),
+      ]) {
+        const err = await channelError(call())
+        expect(err.code).toBe('CHANNEL_CLOSED')
+        expect(err.message).toMatch(/new channel/)
+      }
+      // An agent-picked id that gets closed stays closed too.
+      const picked = freshId()
+      await store.send(picked, 'app-to-agent', { event: 'x' })
+      await store.close(picked)
+      expect((await channelError(store.send(picked, 'app-to-agent', { event: 'x' }))).code).toBe('CHANNEL_CLOSED')
+    })
+
+    it('refuses a payload over the limit with PAYLOAD_TOO_LARGE and keeps the channel working', async () => {
+      const store = await make()
+      const id = await store.open()
+      const limit = 1024 * 1024
+      // JSON of a string is the string plus two quotes; the event name counts too.
+      const fits = 'x'.repeat(limit - 2 - 1)
+      await store.send(id, 'app-to-agent', { event: 'e', data: fits })
+      const err = await channelError(store.send(id, 'app-to-agent', { event: 'e', data: fits + 'x' }))
+      expect(err.code).toBe('PAYLOAD_TOO_LARGE')
+      expect(err.message).toMatch(/1048577 bytes.*1048576/)
+      const got = await store.drain(id, 'app-to-agent')
+      expect(got).toHaveLength(1)
+      expect((got[0].data as string).length).toBe(fits.length)
+      const small = await make({ maxPayloadBytes: 100 })
+      expect((await channelError(small.send(id, 'app-to-agent', { event: 'e', data: 'y'.repeat(100) }))).code).toBe('PAYLOAD_TOO_LARGE')
+      await small.send(id, 'app-to-agent', { event: 'e', data: 'ok' })
+      expect(await small.peek(id, 'app-to-agent')).toBe(1)
+    })
+
+    it('refuses data that is not JSON and bad event names with BAD_MESSAGE', async () => {
+      const store = await make()
+      const id = await store.open()
+      const circular: Record<string, unknown> = {}
+      circular.self = circular
+      for (const data of [circular, { n: 10n }, () => 1, Symbol('s')]) {
+        expect((await channelError(store.send(id, 'app-to-agent', { event: 'e', data }))).code).toBe('BAD_MESSAGE')
+      }
+      for (const event of ['', 42, undefined, 'e'.repeat(257)]) {
+        expect((await channelError(store.send(id, 'app-to-agent', { event: event as string, data: 1 }))).code).toBe('BAD_MESSAGE')
+      }
+      expect((await channelError(store.send(id, 'app-to-agent', null as never))).code).toBe('BAD_MESSAGE')
+      expect(await store.peek(id, 'app-to-agent')).toBe(0)
+    })
+
+    it('refuses sends past maxPending with QUEUE_FULL until the reader drains', async () => {
+      const store = await make({ maxPending: 5 })
+      const id = await store.open()
+      for (let i = 0; i < 5; i++) await store.send(id, 'app-to-agent', { event: 'n', data: i })
+      const err = await channelError(store.send(id, 'app-to-agent', { event: 'n', data: 5 }))
+      expect(err.code).toBe('QUEUE_FULL')
+      await store.send(id, 'agent-to-app', { event: 'other direction is separate' })
+      expect(await store.drain(id, 'app-to-agent', { max: 2 })).toHaveLength(2)
+      await store.send(id, 'app-to-agent', { event: 'n', data: 5 })
+      expect((await store.drain(id, 'app-to-agent')).map((m) => m.data)).toEqual([2, 3, 4, 5])
+    })
+
+    it('long-polls: a waiting drain wakes when another store instance sends', async () => {
+      const reader = await make()
+      const writer = await make()
+      const id = await reader.open()
+      const started = Date.now()
+      const waiting = reader.drain(id, 'agent-to-app', { waitMs: 20_000 })
+      setTimeout(() => void writer.send(id, 'agent-to-app', { event: 'late', data: 1 }), 50)
+      const got = await waiting
+      expect(got.map((m) => m.event)).toEqual(['late'])
+      expect(Date.now() - started).toBeLessThan(15_000)
+      expect(await reader.peek(id, 'agent-to-app')).toBe(0)
+    })
+
+    it('returns an empty list when the wait runs out, and when the signal aborts', async () => {
+      const store = await make()
+      const id = await store.open()
+      const started = Date.now()
+      expect(await store.drain(id, 'app-to-agent', { waitMs: 150 })).toEqual([])
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140)
+      const abort = new AbortController()
+      const waiting = store.drain(id, 'app-to-agent', { waitMs: 60_000, signal: abort.signal })
+      abort.abort()
+      expect(await waiting).toEqual([])
+      await expect(store.drain(id, 'app-to-agent', { waitMs: -1 })).rejects.toMatchObject({ code: 'BAD_OPTION' })
+    })
+
+    it('waitForMail reports the count as soon as mail arrives and consumes nothing', async () => {
+      const watcher = await make()
+      const writer = await make()
+      const id = await watcher.open()
+      const waiting = watcher.waitForMail(id, 'app-to-agent', 20_000)
+      setTimeout(() => void writer.send(id, 'app-to-agent', { event: 'ask' }), 50)
+      expect(await waiting).toBe(1)
+      expect(await writer.peek(id, 'app-to-agent')).toBe(1)
+      expect(await watcher.waitForMail(id, 'agent-to-app', 100)).toBe(0)
+      expect(await writer.drain(id, 'app-to-agent')).toHaveLength(1)
+    })
+
+    it('a waiting drain fails with CHANNEL_CLOSED when the channel is closed under it', async () => {
+      const store = await make()
+      const other = await make()
+      const id = await store.open()
+      const waiting = store.drain(id, 'app-to-agent', { waitMs: 20_000 }).catch((e: unknown) => e)
+      setTimeout(() => void other.close(id), 50)
+      expect(await waiting).toMatchObject({ code: 'CHANNEL_CLOSED' })
+    })
+
+    it('never loses or repeats a message under concurrent sends and drains', async () => {
+      const stores = [await make(), await make(), await make()]
+      const id = await stores[0].open()
+      const total = 300
+      const sends = Array.from({ length: total }, (_, i) => stores[i % 3].send(id, 'app-to-agent', { event: 'n', data: i }))
+      const seen: unknown[] = []
+      const drains = (async () => {
+        while (seen.length < total) {
+          const got = await stores[seen.length % 3].drain(id, 'app-to-agent', { waitMs: 5_000, max: 17 })
+          seen.push(...got.map((m) => m.data))
+          if (got.length === 0) break
+        }
+      })()
+      await Promise.all(sends)
+      await drains
+      expect(seen.length).toBe(total)
+      expect(new Set(seen).size).toBe(total)
+    })
+
+    it('expires idle channels: their messages go and later calls fail with CHANNEL_CLOSED', async () => {
+      const store = await make({ idleTtlMs: 300 })
+      const id = await store.open()
+      await store.send(id, 'app-to-agent', { event: 'stale' })
+      // Expiry is about wall-clock time, so this test has to let time pass.
+      await new Promise((r) => setTimeout(r, 700))
+      await store.sweep()
+      expect((await channelError(store.peek(id, 'app-to-agent'))).code).toBe('CHANNEL_CLOSED')
+      expect((await channelError(store.send(id, 'app-to-agent', { event: 'x' }))).code).toBe('CHANNEL_CLOSED')
+      const live = await store.open()
+      expect(await store.peek(live, 'app-to-agent')).toBe(0)
+    })
+
+    it('checks its options once, naming the option', async () => {
+      await expect(make({ maxPending: 0 })).rejects.toMatchObject({ code: 'BAD_OPTION', message: expect.stringMatching(/limits\.maxPending/) })
+      await expect(make({ maxPayloadBytes: 1.5 })).rejects.toMatchObject({ code: 'BAD_OPTION' })
+    })
+  })
+}

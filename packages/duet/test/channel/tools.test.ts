@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
+import { createAppServer, type AppServer } from '../../src/server/app-server.js'
+import { openChannelStore, registerChannelTools, type ChannelStore } from '../../src/channel/index.js'
+
+let store: ChannelStore
+let app: AppServer
+let client: Client
+
+type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> }
+const call = async (name: string, args: Record<string, unknown>, options?: Parameters<Client['callTool']>[1]) =>
+  (await client.callTool({ name, arguments: args }, options)) as Result
+const text = (r: Result) => r.content[0]?.text ?? ''
+
+beforeAll(async () => {
+  store = await openChannelStore({ backend: 'memory' })
+  app = createAppServer({ name: 'channel-tools-test', version: '1.0.0' })
+  registerChannelTools(app, store)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await app.mcp.connect(serverSide)
+  client = new Client({ name: 'test', version: '1' })
+  await client.connect(clientSide)
+})
+afterAll(async () => {
+  await client.close()
+  await app.close()
+  await store.dispose()
+})
+
+describe('channel tools', () => {
+  it('lists every tool with a description, marking the app-side ones app-only', async () => {
+    const { tools } = await client.listTools()
+    const byName = new Map(tools.map((t) => [t.name, t]))
+    for (const name of ['open_channel', 'notify_ui', 'poll_agent_messages', 'close_channel', 'notify_agent', 'poll_ui_messages']) {
+      expect(byName.get(name)?.description?.length, name).toBeGreaterThan(40)
+    }
+    const visibility = (name: string) => (byName.get(name)?._meta?.ui as { visibility?: string[] } | undefined)?.visibility
+    expect(visibility('notify_agent')).toEqual(['app'])
+    expect(visibility('poll_ui_messages')).toEqual(['app'])
+    expect(visibility('notify_ui')).toBeUndefined()
+    expect(byName.get('poll_agent_messages')?.description).toMatch(/duet wait/)
+  })
+
+  it('carries a round trip both ways with the same JSON as text and structured content', async () => {
+    const opened = await call('open_channel', {})
+    const channel = opened.structuredContent!.channel_id as string
+    expect(channel).toMatch(/^[A-Za-z0-9_-]{22,}$/)
+    const sent = await call('notify_agent', { channel_id: channel, event: 'ask', data: { quote: 'We hold these truths', question: 'Why?' } })
+    expect(sent.isError).toBeFalsy()
+    expect(JSON.parse(text(sent))).toEqual(sent.structuredContent)
+    const id = sent.structuredContent!.id
+    const polled = await call('poll_agent_messages', { channel_id: channel })
+    expect(JSON.parse(text(polled))).toEqual(polled.structuredContent)
+    const messages = polled.structuredContent!.messages as Array<Record<string, unknown>>
+    expect(messages).toHaveLength(1)
+    expect(messages[0]).toMatchObject({ id, event: 'ask', data: { quote: 'We hold these truths', question: 'Why?' } })
+    expect(typeof messages[0].at).toBe('number')
+    expect((await call('poll_agent_messages', { channel_id: channel })).structuredContent).toEqual({ messages: [] })
+
+    await call('notify_ui', { channel_id: channel, event: 'answer', data: 'Because.' })
+    const ui = await call('poll_ui_messages', { channel_id: channel })
+    expect((ui.structuredContent!.messages as Array<{ data: unknown }>).map((m) => m.data)).toEqual(['Because.'])
+  })
+
+  it('accepts an id the agent picked, as in the seed', async () => {
+    const channel = `ch-${Date.now()}`
+    await call('notify_ui', { channel_id: channel, event: 'hello', data: {} })
+    const ui = await call('poll_ui_messages', { channel_id: channel })
+    expect((ui.structuredContent!.messages as unknown[]).length).toBe(1)
+  })
+
+  it('long-polls for the app and for the agent', async () => {
+    const channel = await store.open()
+    setTimeout(() => void store.send(channel, 'agent-to-app', { event: 'late' }), 100)
+    const ui = await call('poll_ui_messages', { channel_id: channel, wait_ms: 20_000 })
+    expect((ui.structuredContent!.messages as Array<{ event: string }>).map((m) => m.event)).toEqual(['late'])
+    setTimeout(() => void store.send(channel, 'app-to-agent', { event: 'later' }), 100)
+    const agent = await call('poll_agent_messages', { channel_id: channel, wait_seconds: 20 })
+    expect((agent.structuredContent!.messages as Array<{ event: string }>).map((m) => m.event)).toEqual(['later'])
+  })
+
+  it('sends progress notifications while the model waits, when asked for them', async () => {
+    const channel = await store.open()
+    const progress: number[] = []
+    // Progress comes every 5 s, so mail arrives after the first tick.
+    setTimeout(() => void store.send(channel, 'app-to-agent', { event: 'done' }), 6_500)
+    const result = await call('poll_agent_messages', { channel_id: channel, wait_seconds: 30 }, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 })
+    expect((result.structuredContent!.messages as unknown[]).length).toBe(1)
+    expect(progress.length).toBeGreaterThanOrEqual(1)
+  }, 30_000)
+
+  it('turns bad input into tool errors that say what to do, and keeps serving', async () => {
+    const channel = await store.open()
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, /BAD_CHANNEL_ID: .*letters, digits/],
+      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, /BAD_CHANNEL_ID/],
+      ['notify_agent', { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) }, /PAYLOAD_TOO_LARGE: .*Split it/],
+      ['notify_agent', { channel_id: channel, event: '' }, /BAD_MESSAGE/],
+    ]
+    for (const [name, args, pattern] of cases) {
+      const r = await call(name, args)
+      expect(r.isError, name).toBe(true)
+      expect(text(r)).toMatch(pattern)
+    }
+    await call('close_channel', { channel_id: channel })
+    const closed = await call('notify_ui', { channel_id: channel, event: 'e' })
+    expect(closed.isError).toBe(true)
+    expect(text(closed)).toMatch(/CHANNEL_CLOSED: .*Open a new channel/)
+    // Arguments of the wrong type are refused by the schema, also as a tool error.
+    const wrong = await call('poll_agent_messages', { channel_id: 42 })
+    expect(wrong.isError).toBe(true)
+    const tooLong = await call('poll_agent_messages', { channel_id: 'ok', wait_seconds: 10_000 })
+    expect(tooLong.isError).toBe(true)
+    // Still serving.
+    const fresh = (await call('open_channel', {})).structuredContent!.channel_id as string
+    expect((await call('notify_ui', { channel_id: fresh, event: 'ok' })).isError).toBeFalsy()
+  })
+})

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
+import { bundle } from '../server/build-fixture.js'
+import { tempDir } from './temp-dir.js'
+
+let bin: string
+let store: ChannelStore
+const data = tempDir('duet-channel-wait-')
+
+beforeAll(async () => {
+  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-wait')
+  store = await openChannelStore({ dataDir: data.dir })
+})
+afterAll(async () => {
+  await store.dispose()
+  if (bin) rmSync(bin, { force: true })
+  data.remove()
+})
+
+function wait(args: string[], onStart?: () => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'wait', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => (stdout += c))
+    child.stderr.on('data', (c) => (stderr += c))
+    child.on('error', reject)
+    child.on('spawn', () => onStart?.())
+    child.on('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+describe('duet wait', () => {
+  it('exits 0 with the count once the app has written, and consumes nothing', async () => {
+    const channel = await store.open()
+    const result = await wait([channel, '--data-dir', data.dir, '--timeout', '60'], () => {
+      setTimeout(() => void store.send(channel, 'app-to-agent', { event: 'ask' }), 300)
+    })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(`1 message waiting on channel ${channel}\n`)
+    expect(await store.peek(channel, 'app-to-agent')).toBe(1)
+    // Mail already waiting: exits at once, still without consuming.
+    await store.send(channel, 'app-to-agent', { event: 'ask2' })
+    const again = await wait([channel, '--data-dir', data.dir])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/^2 messages waiting/)
+    expect(await store.drain(channel, 'app-to-agent')).toHaveLength(2)
+  })
+
+  it('ignores the other direction and exits 2 on timeout', async () => {
+    const channel = `ch-${Date.now()}`
+    await store.send(channel, 'agent-to-app', { event: 'for the app' })
+    const result = await wait([channel, '--data-dir', data.dir, '--timeout', '0.5'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/no message on channel/)
+  })
+
+  it('exits 1 on a bad id, a closed channel, bad flags or an unreadable store', async () => {
+    const closed = await store.open()
+    await store.close(closed)
+    const file = join(data.dir, 'a-file')
+    writeFileSync(file, 'x')
+    const cases: Array<[string[], RegExp]> = [
+      [['../../etc', '--data-dir', data.dir], /Invalid channel id/],
+      [['x'.repeat(65), '--data-dir', data.dir], /Invalid channel id/],
+      [[closed, '--data-dir', data.dir], /closed or expired/],
+      [['ch-1', '--data-dir', file], /cannot be used.*writable directory/],
+      [['ch-1', '--timeout', 'soon', '--data-dir', data.dir], /--timeout must be a number/],
+      [[], /exactly one channel id/],
+      [['ch-1', '--bogus'], /Unknown option/],
+    ]
+    for (const [args, pattern] of cases) {
+      const result = await wait(args)
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr, args.join(' ')).toMatch(pattern)
+    }
+  })
+
+  it('prints its help', async () => {
+    const result = await wait(['--help'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/Usage: duet wait <channel_id>/)
+    expect(result.stdout).toMatch(/Exit codes: 0 .* 2 .* 1/)
+  })
+})
