@@ -7,9 +7,10 @@ import { gzipSync } from 'node:zlib'
 import { build as esbuild } from 'esbuild'
 import { build } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
+import { duet } from '../dist/build/index.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
-const RUNS = Number(process.env.BENCH_RUNS ?? 9)
+const RUNS = Number(process.env.BENCH_RUNS ?? 21)
 
 const days = [
   { date: 'Mon', sky: 'Sunny', high: 21, low: 14 },
@@ -17,19 +18,24 @@ const days = [
   { date: 'Wed', sky: 'Cloudy', high: 18, low: 13 },
 ]
 
-const VIEWS = [
+const ALL_VIEWS = [
   { name: 'minimal', duet: here('./mcp/minimal-duet/'), official: here('./mcp/minimal-official/'), rendered: "document.querySelector('.result')?.textContent === 'done'", result: { content: [{ type: 'text', text: 'done' }] } },
   { name: 'forecast', duet: here('../../../examples/forecast/'), official: here('./mcp/forecast-official/'), rendered: "document.querySelectorAll('.day').length === 3", result: { content: [{ type: 'text', text: 'three days' }], structuredContent: { city: 'Oslo', days } } },
 ]
 
-/** Builds one view directory into a single HTML string, the way the example does. */
-async function buildView(root) {
+// BENCH_VIEWS=forecast times one view only.
+const VIEWS = ALL_VIEWS.filter((v) => !process.env.BENCH_VIEWS || process.env.BENCH_VIEWS.split(',').includes(v.name))
+
+/**
+ * Builds one view directory into a single HTML string, the way its users would: a Duet view with
+ * the examples' `plugins: [duet(), viteSingleFile()]`, the official one with `viteSingleFile()` alone.
+ */
+async function buildView(root, withDuet) {
   const out = await build({
     root,
     configFile: false,
     logLevel: 'silent',
-    plugins: [viteSingleFile()],
-    oxc: { jsx: { runtime: 'automatic', importSource: 'duet' } },
+    plugins: withDuet ? [duet(), viteSingleFile()] : [viteSingleFile()],
     build: { write: false },
   })
   const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
@@ -53,10 +59,14 @@ async function loadHostHelpers() {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
-const ms = (n) => `${n.toFixed(1)} ms`
+const ms = (n) => `${n.toFixed(2)} ms`
 const ratio = (a, b) => (a / b).toFixed(3)
 
-/** One run: navigation → initialized, then tool-result → first render of the result. */
+/**
+ * One run: navigation → initialized, then tool-result → first render of the result, timed twice:
+ * from the host's send (includes the AppBridge and the postMessage hop, which are the same for
+ * both views) and from the message's arrival in the view (the view's own work only).
+ */
 async function timeOnce(helpers, browser, html, view) {
   const host = await helpers.openHostPage(browser, { viewHtml: html })
   try {
@@ -67,16 +77,21 @@ async function timeOnce(helpers, browser, html, view) {
     const received = await frame.evaluate(() => performance.timeOrigin + performance.getEntriesByType('navigation')[0].responseEnd)
     await host.sendToolInput({ city: 'Oslo' })
     await frame.waitForFunction(() => document.body.textContent.includes('Oslo'), undefined, { timeout: 20_000 })
-    // Watch the view's DOM from inside, so the render time is read on the view's own clock.
+    // Watch the view's DOM from inside, so the render time is read on the view's own clock. The
+    // message event's own timeStamp is when it was dispatched, whichever listener reads it first.
     await frame.evaluate((check) => {
+      window.addEventListener('message', (e) => {
+        if (e.data?.method === 'ui/notifications/tool-result' && window.__arrivedAt === undefined) window.__arrivedAt = performance.timeOrigin + e.timeStamp
+      })
       const done = new Function(`return (${check})`)
       new MutationObserver((_, obs) => {
         if (done()) { window.__renderedAt = performance.timeOrigin + performance.now(); obs.disconnect() }
       }).observe(document.body, { subtree: true, childList: true, characterData: true })
     }, view.rendered)
     const sentAt = await host.page.evaluate((result) => { const h = window.__duetHost; const t = h.now(); h.bridge.sendToolResult(result); return t }, view.result)
-    const rendered = await frame.waitForFunction(() => window.__renderedAt, undefined, { timeout: 20_000 })
-    return { init: initialized - navigated, start: initialized - received, render: (await rendered.jsonValue()) - sentAt }
+    await frame.waitForFunction(() => window.__renderedAt, undefined, { timeout: 20_000 })
+    const { arrivedAt, renderedAt } = await frame.evaluate(() => ({ arrivedAt: window.__arrivedAt, renderedAt: window.__renderedAt }))
+    return { init: initialized - navigated, start: initialized - received, render: renderedAt - sentAt, own: renderedAt - arrivedAt }
   } finally {
     await host.close()
   }
@@ -86,7 +101,7 @@ async function main() {
   console.log('MCP Apps view: Duet against the official ext-apps App (single-file HTML builds)\n')
   const built = {}
   for (const view of VIEWS) {
-    built[view.name] = { duet: await buildView(view.duet), official: await buildView(view.official) }
+    built[view.name] = { duet: await buildView(view.duet, true), official: await buildView(view.official, false) }
   }
 
   console.log('Size                 Duet raw   gzip      official raw  gzip      ratio raw  ratio gzip  (goal ≤ 0.200)')
@@ -102,8 +117,8 @@ async function main() {
   const browser = await helpers.launchBrowser()
   try {
     console.log(`\nTime in Chromium, official AppBridge host, median of ${RUNS} runs (goal ratio ≤ 0.5)`)
-    console.log('                     navigation → initialized      HTML received → initialized   tool-result sent → first render')
-    console.log('view                 Duet      official  ratio     Duet      official  ratio     Duet      official  ratio')
+    console.log('                     navigation → initialized      HTML received → initialized   tool-result sent → first render   tool-result arrived → first render')
+    console.log('view                 Duet      official  ratio     Duet      official  ratio     Duet      official  ratio         Duet      official  ratio')
     for (const view of VIEWS) {
       const samples = { duet: [], official: [] }
       await timeOnce(helpers, browser, built[view.name].duet, view) // warm-up (compile caches, fonts)
@@ -114,7 +129,7 @@ async function main() {
         samples.official.push(await timeOnce(helpers, browser, built[view.name].official, view))
       }
       const m = (k, which) => median(samples[which].map((s) => s[k]))
-      const cols = ['init', 'start', 'render'].map((k) => `${ms(m(k, 'duet')).padEnd(9)} ${ms(m(k, 'official')).padEnd(9)} ${ratio(m(k, 'duet'), m(k, 'official')).padEnd(9)}`)
+      const cols = ['init', 'start', 'render', 'own'].map((k) => `${ms(m(k, 'duet')).padEnd(9)} ${ms(m(k, 'official')).padEnd(9)} ${ratio(m(k, 'duet'), m(k, 'official')).padEnd(13)}`)
       console.log(`${view.name.padEnd(20)} ${cols.join(' ')}`)
     }
   } finally {

@@ -1,8 +1,9 @@
 // The view runtime: components, run, and what drivers need.
 export { run } from './runtime/run.js'
 export type { RunOptions, RunningApp } from './runtime/run.js'
-export { Collection } from './runtime/markers.js'
-export type { CollectionProps, Lens } from './runtime/markers.js'
+export { Collection } from './runtime/collection.js'
+export type { CollectionProps } from './runtime/collection.js'
+export type { Lens } from './runtime/markers.js'
 export { DuetError } from './runtime/errors.js'
 export type { RuntimeErrorCode } from './runtime/errors.js'
 

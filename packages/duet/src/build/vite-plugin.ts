@@ -1,17 +1,26 @@
-import { GLOBALTHIS_SHIM, GLOBALTHIS_SHIM_ID } from './globalthis-shim.js'
+import { SHIMS } from './globalthis-shim.js'
 
-/** The parts of a Vite plugin this one uses, typed here so `duet` needs no Vite dependency. */
+const byId = new Map(Object.values(SHIMS).map((s) => [s.id, s.code]))
+
+/** The Vite config the plugin adds; typed here so `duet` needs no Vite dependency. */
+export interface DuetViteConfig {
+  oxc: { jsx: { runtime: 'automatic'; importSource: string } }
+  build?: { modulePreload: { polyfill: false } }
+}
+
+/** The parts of a Vite plugin this one uses. */
 export interface DuetVitePlugin {
   name: string
   enforce: 'pre'
-  config(): { oxc: { jsx: { runtime: 'automatic'; importSource: string } } }
+  config(user?: { build?: { modulePreload?: unknown } }): DuetViteConfig
   resolveId(id: string): string | undefined
   load(id: string): string | undefined
 }
 
 /**
- * Vite plugin for Duet views: compiles JSX with Duet's automatic runtime and keeps xstream's
- * `globalthis` polyfill out of the bundle.
+ * Vite plugin for Duet views: compiles JSX with Duet's automatic runtime, maps xstream's
+ * `globalthis` and `symbol-observable` imports to one-line shims (`SHIMS`), and leaves out Vite's `modulepreload` polyfill
+ * (about 0.8 KB) unless the project configures `build.modulePreload` itself.
  *
  * @example
  * // vite.config.js
@@ -24,8 +33,13 @@ export function duet(): DuetVitePlugin {
   return {
     name: 'duet',
     enforce: 'pre',
-    config: () => ({ oxc: { jsx: { runtime: 'automatic', importSource: 'duet' } } }),
-    resolveId: (id) => (id === 'globalthis' ? GLOBALTHIS_SHIM_ID : undefined),
-    load: (id) => (id === GLOBALTHIS_SHIM_ID ? GLOBALTHIS_SHIM : undefined),
+    // The polyfill only speeds up preloads in old browsers, and a single-file view has no preload
+    // links at all; a project that sets the option keeps its own choice.
+    config: (user) => ({
+      oxc: { jsx: { runtime: 'automatic', importSource: 'duet' } },
+      ...(user?.build?.modulePreload === undefined ? { build: { modulePreload: { polyfill: false } } } : {}),
+    }),
+    resolveId: (id) => (Object.hasOwn(SHIMS, id) ? SHIMS[id].id : undefined),
+    load: (id) => byId.get(id),
   }
 }

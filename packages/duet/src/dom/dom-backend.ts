@@ -1,16 +1,15 @@
 import { init } from 'snabbdom/build/init.js'
 import { classModule } from 'snabbdom/build/modules/class.js'
-import { propsModule } from 'snabbdom/build/modules/props.js'
 import { attributesModule } from 'snabbdom/build/modules/attributes.js'
-import { datasetModule } from 'snabbdom/build/modules/dataset.js'
 import type { VNode } from 'snabbdom'
 import type { DomBackend } from '../runtime/core.js'
 import { DuetError } from '../runtime/errors.js'
 import { createDelegator, type PathNode } from './delegate.js'
-import { scopeModule, styleModule } from './modules.js'
+import { propsModule, scopeModule, styleModule } from './modules.js'
 
 // Deep imports: snabbdom's barrel also loads its style module, which reads `window` at load time.
-const patch = init([classModule, propsModule, attributesModule, datasetModule, styleModule, scopeModule])
+// Only the modules the JSX runtime produces data for (no dataset: `data` props become attributes).
+const patch = init([classModule, propsModule, attributesModule, styleModule, scopeModule])
 
 /**
  * Renders into `container` (its children are replaced) and delegates events from it: one capture
@@ -39,7 +38,7 @@ export function createDomBackend(container: Element): DomBackend {
       try {
         container.ownerDocument.createDocumentFragment().querySelector(selector)
       } catch {
-        throw new DuetError('DUET_BAD_SELECTOR', `DOM.select(${JSON.stringify(selector)}): not a valid CSS selector`)
+        throw new DuetError('DUET_BAD_SELECTOR', `DOM.select(${JSON.stringify(selector)}): invalid CSS selector`)
       }
     },
     commit(vnode) {

@@ -14,6 +14,40 @@ function setScope(_old: VNode, vnode: VNode): void {
 }
 
 /**
+ * DOM properties. Unlike snabbdom's props module, a prop that disappears from the JSX is reset to
+ * the value a fresh element of the same tag has (`disabled` → false, `className` → ''), so the
+ * DOM never keeps a value the view no longer asks for.
+ */
+export const propsModule: Module = {
+  create: updateProps,
+  update: updateProps,
+}
+
+const pristine = new Map<string, any>()
+
+function updateProps(old: VNode, vnode: VNode): void {
+  const prev = old.data?.props
+  const next = vnode.data?.props
+  if (prev === next) return
+  const elm = vnode.elm as any
+  for (const key in prev) {
+    if (next && key in next) continue
+    const tag = elm.localName
+    let fresh = pristine.get(tag)
+    if (!fresh) pristine.set(tag, (fresh = elm.ownerDocument.createElement(tag)))
+    // An expando the element does not know is deleted; a real property goes back to its default.
+    if (fresh[key] === undefined) delete elm[key]
+    else elm[key] = fresh[key]
+  }
+  for (const key in next) {
+    const cur = next[key]
+    // An unchanged `value` is left alone, and a changed one is not written over an equal live value
+    // (it would move the caret).
+    if (cur !== prev?.[key] && (key !== 'value' || elm.value !== cur)) elm[key] = cur
+  }
+}
+
+/**
  * Inline styles. snabbdom's own style module reads `window` when it loads, which breaks Node
  * (renderComponent, server rendering), and its transition hooks are not needed here.
  */

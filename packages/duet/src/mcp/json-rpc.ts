@@ -38,48 +38,25 @@ export class RpcError extends Error {
 /** A plain object (not null, not an array): the only shape JSON-RPC params and results may take. */
 export const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))
+/** A JSON-RPC id: a string or an integer (the AppBridge drops float ids). */
+export const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || Number.isInteger(v)
 
 /**
- * Classifies incoming data. Returns undefined for anything that is not JSON-RPC 2.0 (other
- * scripts on the page post messages too; those are none of our business).
+ * Checks incoming data: the message when it is JSON-RPC 2.0, a string saying what is wrong with a
+ * malformed request or notification, and undefined for anything else (other scripts on the page
+ * post messages too; those are none of our business). A request with an unreadable id is
+ * reported as malformed; the caller can't answer it, having no id to answer to.
  */
-export function parseMessage(data: unknown):
-  | { kind: 'request'; message: JsonRpcRequest }
-  | { kind: 'notification'; message: JsonRpcNotification }
-  | { kind: 'response'; message: JsonRpcSuccess | JsonRpcFailure }
-  | { kind: 'invalid'; id: JsonRpcId | null; reason: string }
-  | undefined {
+export function parseMessage(data: unknown): JsonRpcMessage | string | undefined {
   if (!isObject(data) || data.jsonrpc !== '2.0') return undefined
   if ('method' in data) {
-    if (typeof data.method !== 'string') return { kind: 'invalid', id: isId(data.id) ? data.id : null, reason: 'method must be a string' }
-    if (data.params !== undefined && !isObject(data.params)) return { kind: 'invalid', id: isId(data.id) ? data.id : null, reason: 'params must be an object' }
-    if (!('id' in data)) return { kind: 'notification', message: data as unknown as JsonRpcNotification }
-    if (!isId(data.id)) return { kind: 'invalid', id: null, reason: 'id must be a string or an integer' }
-    return { kind: 'request', message: data as unknown as JsonRpcRequest }
+    if (typeof data.method !== 'string') return 'method must be a string'
+    if (data.params !== undefined && !isObject(data.params)) return 'params must be an object'
+    if ('id' in data && !isId(data.id)) return 'id must be a string or an integer'
+    return data as unknown as JsonRpcRequest | JsonRpcNotification
   }
-  if (isId(data.id) && (isObject(data.result) || isObject(data.error))) return { kind: 'response', message: data as unknown as JsonRpcSuccess | JsonRpcFailure }
+  if (isId(data.id) && (isObject(data.result) || isObject(data.error))) return data as unknown as JsonRpcSuccess | JsonRpcFailure
   return undefined
-}
-
-/** A request; `params` is left out rather than sent empty when there are none. */
-export function request(id: number, method: string, params?: JsonObject): JsonRpcRequest {
-  return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }
-}
-
-/** A notification (no id, so no answer). */
-export function notification(method: string, params?: JsonObject): JsonRpcNotification {
-  return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }
-}
-
-/** A successful response to the host's request `id`. */
-export function success(id: JsonRpcId, result: JsonObject): JsonRpcSuccess {
-  return { jsonrpc: '2.0', id, result }
-}
-
-/** An error response; `id` is null when the request's own id was unreadable. */
-export function failure(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcFailure {
-  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }
 }
 
 /** Makes a value safe to post: drops functions/undefined and fails early on cycles. */

@@ -1,7 +1,7 @@
 import { McpAppError, McpAppErrorCode } from './errors.js'
 import {
-  RpcCode, RpcError, failure, notification, parseMessage, request, success, toJson,
-  type JsonObject, type JsonRpcFailure, type JsonRpcSuccess,
+  RpcCode, RpcError, isId, parseMessage, toJson,
+  type JsonObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcSuccess,
 } from './json-rpc.js'
 
 /** The window the driver listens on; a fake one in unit tests. */
@@ -53,10 +53,13 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
   let connected = false
   let handshake: Promise<JsonObject> | undefined
 
-  const post = (message: unknown) => host!.postMessage(message, '*')
+  // One JSON round trip frames every message: `undefined` fields (no params, no error data) vanish,
+  // functions are dropped and a cycle throws here rather than in the host.
+  const post = (message: { id?: JsonRpcId; method?: string; params?: JsonObject; result?: JsonObject; error?: JsonRpcFailure['error'] }) =>
+    host!.postMessage(toJson({ jsonrpc: '2.0', ...message }), '*')
 
-  const noHost = () => new McpAppError(McpAppErrorCode.NoHost, 'No MCP Apps host: the view is not inside a host iframe (opened directly, no parent window, or server rendering), so nothing was sent')
-  const gone = () => new McpAppError(McpAppErrorCode.Disposed, 'The MCP Apps driver was disposed before the host answered')
+  const noHost = () => new McpAppError(McpAppErrorCode.NoHost, 'No MCP Apps host: the view is not framed by a host, so nothing was sent')
+  const gone = () => new McpAppError(McpAppErrorCode.Disposed, 'The MCP driver was disposed before the host answered')
 
   function send(method: string, params: JsonObject | undefined): Promise<JsonObject> {
     if (disposed) return Promise.reject(gone())
@@ -67,18 +70,25 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
         entry.timer = setTimeout(() => {
           pending.delete(id)
           // Tell the host to stop working on it, as the MCP SDK does on timeout.
-          post(notification('notifications/cancelled', { requestId: id, reason: `timed out after ${timeoutMs} ms` }))
-          reject(new RpcError(RpcCode.RequestTimeout, `The host did not answer ${method} within ${timeoutMs} ms (timeoutMs option)`))
+          post({ method: 'notifications/cancelled', params: { requestId: id, reason: `timed out after ${timeoutMs} ms` } })
+          reject(new RpcError(RpcCode.RequestTimeout, `The host did not answer ${method} within ${timeoutMs} ms (option timeoutMs)`))
         }, timeoutMs)
       }
       pending.set(id, entry)
       try {
-        post(request(id, method, params === undefined ? undefined : toJson(params)))
+        post({ id, method, params })
       } catch (err) {
         settle(id)
         reject(err instanceof Error ? err : new Error(String(err)))
       }
     })
+  }
+
+  // Everything but the handshake waits for it.
+  async function ready(method: string) {
+    if (host === null) throw noHost()
+    if (!handshake) throw new McpAppError(McpAppErrorCode.HandshakeFailed, `${method} before connect()`)
+    await handshake
   }
 
   function settle(id: number): Pending | undefined {
@@ -102,26 +112,23 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
       const answer = method === 'ping' ? {} : options.onRequest(method, params)
       if (answer === undefined) throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`)
       const result = await answer
-      if (!disposed) post(success(id, toJson(result)))
+      if (!disposed) post({ id, result })
     } catch (err) {
-      if (disposed) return
-      const code = err instanceof RpcError ? err.code : RpcCode.InternalError
-      post(failure(id, code, err instanceof Error ? err.message : String(err)))
+      if (!disposed) post({ id, error: { code: err instanceof RpcError ? err.code : RpcCode.InternalError, message: err instanceof Error ? err.message : String(err) } })
     }
   }
 
   const listener = (event: MessageEvent) => {
     // The source check is the only defence against sibling frames forging host messages.
     if (disposed || host === null || event.source !== (host as unknown)) return
-    const parsed = parseMessage(event.data)
-    if (!parsed) return
-    switch (parsed.kind) {
-      case 'response': return onResponse(parsed.message)
-      case 'request': return void onHostRequest(parsed.message.id, parsed.message.method, parsed.message.params ?? {})
-      case 'notification': return options.onNotification(parsed.message.method, parsed.message.params ?? {})
-      case 'invalid':
-        if (parsed.id !== null) post(failure(parsed.id, RpcCode.InvalidRequest, `Invalid request: ${parsed.reason}`))
-    }
+    const m = parseMessage(event.data)
+    if (m === undefined) return
+    if (typeof m === 'string') {
+      const id = (event.data as JsonObject).id
+      if (isId(id)) post({ id, error: { code: RpcCode.InvalidRequest, message: `Invalid request: ${m}` } })
+    } else if (!('method' in m)) onResponse(m)
+    else if ('id' in m) void onHostRequest(m.id, m.method, m.params ?? {})
+    else options.onNotification(m.method, m.params ?? {})
   }
   if (host !== null) options.window.addEventListener('message', listener)
 
@@ -133,7 +140,7 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
       handshake = send('ui/initialize', initializeParams).then(
         (result) => {
           if (disposed) throw gone()
-          post(notification('ui/notifications/initialized'))
+          post({ method: 'ui/notifications/initialized' })
           connected = true
           return result
         },
@@ -144,17 +151,13 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
       return handshake
     },
     async request(method, params) {
-      if (host === null) throw noHost()
-      if (!handshake) throw new McpAppError(McpAppErrorCode.HandshakeFailed, `${method} was requested before connect()`)
-      await handshake
+      await ready(method)
       return send(method, params)
     },
     async notify(method, params) {
-      if (host === null) throw noHost()
-      if (!handshake) throw new McpAppError(McpAppErrorCode.HandshakeFailed, `${method} was sent before connect()`)
-      await handshake
+      await ready(method)
       if (disposed) throw gone()
-      post(notification(method, params === undefined ? undefined : toJson(params)))
+      post({ method, params })
     },
     dispose() {
       if (disposed) return

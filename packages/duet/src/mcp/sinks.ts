@@ -63,43 +63,41 @@ function downloadBlock(item: unknown): JsonObject {
   return { type: 'resource', resource: { ...item, uri } }
 }
 
+const request = (method: string, params: JsonObject, more?: Partial<Outgoing>): Outgoing => ({ kind: 'request', method, params, ...more })
+
+const sampling = (params: JsonObject) => request('sampling/createMessage', { maxTokens: 1024, ...params })
+
 const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
   callTool: (name, sink) => {
     if (sink.args !== undefined && !isObject(sink.args)) throw invalid('callTool args must be an object')
-    return { kind: 'request', method: 'tools/call', params: { name: nonEmpty(name, 'callTool'), arguments: sink.args ?? {} }, toolResult: true }
+    return request('tools/call', { name: nonEmpty(name, 'callTool'), arguments: sink.args ?? {} }, { toolResult: true })
   },
-  updateModelContext: (value) => ({
-    kind: 'request',
-    method: 'ui/update-model-context',
-    params: typeof value === 'string' || Array.isArray(value)
-      ? { content: contentBlocks(value, 'updateModelContext') }
-      : isObject(value) ? { structuredContent: value } : (() => { throw invalid('updateModelContext must be a string, content blocks or an object') })(),
-  }),
-  message: (value) => ({ kind: 'request', method: 'ui/message', params: { role: 'user', content: contentBlocks(value, 'message') } }),
-  openLink: (url) => ({ kind: 'request', method: 'ui/open-link', params: { url: nonEmpty(url, 'openLink') } }),
+  updateModelContext: (value) => request('ui/update-model-context', typeof value === 'string' || Array.isArray(value)
+    ? { content: contentBlocks(value, 'updateModelContext') }
+    : isObject(value) ? { structuredContent: value } : (() => { throw invalid('updateModelContext must be a string, content blocks or an object') })()),
+  message: (value) => request('ui/message', { role: 'user', content: contentBlocks(value, 'message') }),
+  openLink: (url) => request('ui/open-link', { url: nonEmpty(url, 'openLink') }),
   displayMode: (mode) => {
     if (mode !== 'inline' && mode !== 'fullscreen' && mode !== 'pip') throw invalid(`displayMode must be 'inline', 'fullscreen' or 'pip', not ${JSON.stringify(mode)}`)
-    return { kind: 'request', method: 'ui/request-display-mode', params: { mode }, answer: (r) => ({ mode: r.mode }) }
+    return request('ui/request-display-mode', { mode }, { answer: (r) => ({ mode: r.mode }) })
   },
-  downloadFile: (value) => ({ kind: 'request', method: 'ui/download-file', params: { contents: (Array.isArray(value) ? value : [value]).map(downloadBlock) } }),
-  readResource: (uri) => ({ kind: 'request', method: 'resources/read', params: { uri: nonEmpty(uri, 'readResource') } }),
-  listResources: (value) => ({ kind: 'request', method: 'resources/list', params: cursor(value, 'listResources') }),
-  listResourceTemplates: (value) => ({ kind: 'request', method: 'resources/templates/list', params: cursor(value, 'listResourceTemplates') }),
-  listPrompts: (value) => ({ kind: 'request', method: 'prompts/list', params: cursor(value, 'listPrompts') }),
+  downloadFile: (value) => request('ui/download-file', { contents: (Array.isArray(value) ? value : [value]).map(downloadBlock) }),
+  readResource: (uri) => request('resources/read', { uri: nonEmpty(uri, 'readResource') }),
+  listResources: (value) => request('resources/list', cursor(value, 'listResources')),
+  listResourceTemplates: (value) => request('resources/templates/list', cursor(value, 'listResourceTemplates')),
+  listPrompts: (value) => request('prompts/list', cursor(value, 'listPrompts')),
   createMessage: (value) => {
-    if (typeof value === 'string') {
-      return { kind: 'request', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: text(value) }], maxTokens: 1024 } }
-    }
+    if (typeof value === 'string') return sampling({ messages: [{ role: 'user', content: text(value) }] })
     if (!isObject(value) || !Array.isArray(value.messages)) throw invalid('createMessage must be a prompt string or sampling params with messages')
-    return { kind: 'request', method: 'sampling/createMessage', params: { maxTokens: 1024, ...value } }
+    return sampling(value)
   },
   log: (data, sink) => {
     const level = sink.level ?? 'info'
     if (!LEVELS.has(level)) throw invalid(`log level must be one of ${[...LEVELS].join(', ')}, not ${JSON.stringify(level)}`)
     if (sink.logger !== undefined && typeof sink.logger !== 'string') throw invalid('log logger must be a string')
-    return { kind: 'notification', method: 'notifications/message', params: sink.logger === undefined ? { level, data } : { level, logger: sink.logger, data } }
+    return request('notifications/message', sink.logger === undefined ? { level, data } : { level, logger: sink.logger, data }, { kind: 'notification' })
   },
-  requestTeardown: () => ({ kind: 'notification', method: 'ui/notifications/request-teardown', params: {} }),
+  requestTeardown: () => request('ui/notifications/request-teardown', {}, { kind: 'notification' }),
 }
 
 /** The sink keys the driver understands, in the order they are looked for. */

@@ -10,10 +10,17 @@ export type McpSourceName =
   | 'teardown'
   | 'host'
 
-const NAMES: ReadonlySet<string> = new Set<McpSourceName>(['tool-input', 'tool-input-partial', 'tool-result', 'tool-cancelled', 'host-context-changed', 'teardown', 'host'])
-
-// These describe the view's current situation, so a component mounted later still needs them.
-const REPLAYED: ReadonlySet<McpSourceName> = new Set<McpSourceName>(['tool-input', 'tool-result', 'host-context-changed', 'host'])
+// Each name, and whether it is replayed: tool input and result, host context and host describe
+// the view's current situation, so a component mounted later still needs them.
+const NAMES: Record<McpSourceName, boolean> = {
+  'tool-input': true,
+  'tool-input-partial': false,
+  'tool-result': true,
+  'tool-cancelled': false,
+  'host-context-changed': true,
+  teardown: false,
+  host: true,
+}
 
 /** The `MCP` source intents receive. */
 export interface McpSource {
@@ -42,8 +49,8 @@ export function createSourceHub(): SourceHub {
 
   const source: McpSource = {
     select(name) {
-      if (!NAMES.has(name)) {
-        throw new TypeError(`MCP.select: unknown source "${String(name)}"; expected one of ${[...NAMES].join(', ')}`)
+      if (!Object.hasOwn(NAMES, name)) {
+        throw new TypeError(`MCP.select: unknown source "${String(name)}"; expected one of ${Object.keys(NAMES).join(', ')}`)
       }
       let push: ((value: unknown) => void) | undefined
       return Stream.create<any>({
@@ -65,7 +72,7 @@ export function createSourceHub(): SourceHub {
     source,
     emit(name, value) {
       if (disposed) return 0
-      if (REPLAYED.has(name)) latest.set(name, value)
+      if (NAMES[name]) latest.set(name, value)
       const set = [...setOf(name)]
       for (const push of set) push(value)
       return set.length

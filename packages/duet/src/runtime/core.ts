@@ -92,7 +92,7 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
     send(name: string, value: unknown, inst: Instance) {
       const w = driver(name)
       if (!w) {
-        if (!unwired.has(name)) logFailure(`${inst.name}: DUET_NO_DRIVER: the model sends to "${name}" but no driver has that name; values dropped`)
+        if (!unwired.has(name)) logFailure(`${inst.name}: DUET_NO_DRIVER: the model sends to "${name}", which no driver has; dropped`)
         unwired.add(name)
         return
       }
@@ -126,7 +126,7 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
         if (typeof name !== 'string' || name === 'then') return undefined
         if (name === 'DOM') return (dom ??= createDomSource(options.dom.delegator, inst.id, options.dom.check))
         const w = driver(name)
-        if (!w) throw new DuetError('DUET_NO_DRIVER', `${inst.name}'s intent reads ${name}, but no driver was given for it; pass it to run(App, { ${name}: … })`)
+        if (!w) throw new DuetError('DUET_NO_DRIVER', `${inst.name}'s intent reads ${name}; pass a driver: run(App, { ${name}: … })`)
         return w.source
       },
     })
@@ -159,18 +159,18 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
     try {
       streams = inst.component.intent!(sourcesFor(inst)) ?? {}
     } catch (error) {
-      logFailure(`${inst.name}: intent threw; the component gets no actions`, error)
+      logFailure(`${inst.name}: intent threw; no actions`, error)
       return
     }
     for (const action of Object.keys(streams)) {
       const stream = streams[action]
       if (!stream || typeof stream.subscribe !== 'function') {
-        logFailure(`${inst.name}: intent entry ${action} is not a stream; ignored`, stream)
+        logFailure(`${inst.name}: intent ${action} is not a stream; ignored`, stream)
         continue
       }
       const sub = stream.subscribe({
         next: (data) => enqueue(inst, action, data),
-        error: (error) => logFailure(`${inst.name}: intent stream ${action} errored and stopped`, error),
+        error: (error) => logFailure(`${inst.name}: intent ${action} errored; stopped`, error),
       })
       inst.unsubscribe.push(() => sub.unsubscribe())
     }

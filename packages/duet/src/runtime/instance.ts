@@ -69,7 +69,7 @@ export function runAction(ctx: ActionContext, inst: Instance, action: string, da
         const value = typeof fn === 'function' ? fn(state, data, next, props) : fn === true ? data : undefined
         if (value !== undefined) out.push([sink, value])
       } catch (error) {
-        logFailure(`${inst.name}: ${sink} sink of action ${action} threw; nothing sent`, error)
+        logFailure(`${inst.name}: ${action}.${sink} threw; nothing sent`, error)
       }
     }
   }
@@ -78,7 +78,7 @@ export function runAction(ctx: ActionContext, inst: Instance, action: string, da
     try {
       nextState = reducer(state, data, next, props)
     } catch (error) {
-      logFailure(`${inst.name}: reducer of action ${action} threw; state kept`, error)
+      logFailure(`${inst.name}: ${action} reducer threw; state kept`, error)
       return
     }
     // Only a Collection item can be removed; elsewhere `undefined` means "no change".

@@ -7,30 +7,14 @@ export interface Lens<P = any, C = any> {
   set(parent: P, child: C): P
 }
 
-/** Props of `<Collection of={Item} from="items" />`; any other prop is passed to every item. */
-export interface CollectionProps {
-  of: Component
-  /** The parent state field holding the items array; each item needs a unique `id`. */
-  from: string
-  [prop: string]: unknown
-}
-
 /** What a component tag leaves in the vnode tree until the renderer instantiates it. */
 export interface MarkerData {
-  c: Component | typeof Collection
+  /** A component, or a tag that expands in place (`Collection`). */
+  c: Component
   p: Record<string, any>
 }
 
 const MARKER = 'duet:component'
-
-/**
- * Renders one instance of `of` per element of the parent's `from` array, keyed by the element's
- * `id`. An item whose reducer returns `undefined` is removed from the array.
- */
-export function Collection(_props: CollectionProps): VNode | null {
-  // Never called: the renderer recognises the tag and expands it in place.
-  return null
-}
 
 /** Builds the placeholder vnode for a component tag. */
 export function componentMarker(c: Component, props: Record<string, any>, children: VNode[], key: unknown): VNode {

@@ -57,7 +57,7 @@ export function createActionQueue<J>(hooks: QueueHooks<J>): ActionQueue<J> {
         if (!jobs.length) break
         if (n >= MAX_RENDERS_PER_FLUSH) {
           jobs.length = 0
-          throw new DuetError('DUET_RENDER_LOOP', `actions were still queued after ${MAX_RENDERS_PER_FLUSH} renders in one flush; an intent probably dispatches on every render`)
+          throw new DuetError('DUET_RENDER_LOOP', `still queueing actions after ${MAX_RENDERS_PER_FLUSH} renders in one flush; does an intent dispatch on every render?`)
         }
         while (jobs.length) hooks.run(jobs.shift() as J)
       }

@@ -2,7 +2,8 @@ import type { VNode } from 'snabbdom'
 import type { Component } from './types.js'
 import { DuetError, logFailure } from './errors.js'
 import { componentName, type Instance } from './instance.js'
-import { Collection, markerOf, type Lens, type MarkerData } from './markers.js'
+import { markerOf, type Lens, type MarkerData } from './markers.js'
+import { adoptSvg } from '../jsx/svg.js'
 
 /** What rendering needs from the runtime: making and retiring child instances. */
 export interface RenderContext {
@@ -19,7 +20,8 @@ export interface SpawnSpec {
   children: VNode[]
 }
 
-interface Walk {
+/** One instance's render pass, as a tag that expands in place (`Collection`) sees it. */
+export interface Walk {
   ctx: RenderContext
   inst: Instance
   state: any
@@ -43,7 +45,7 @@ export function renderInstance(ctx: RenderContext, inst: Instance, state: unknow
     const list = expand(walk, Array.isArray(out) ? out : [out ?? { sel: '!', text: '' }])
     root = list.length === 1 ? list[0] : element('div', list)
   } catch (error) {
-    logFailure(`${inst.name}: view threw; showing a fallback`, error)
+    logFailure(`${inst.name}: view threw; fallback shown`, error)
     root = { sel: 'div', data: { attrs: { role: 'alert', 'data-duet-error': inst.name } }, text: `${inst.name} failed to render`, children: undefined, elm: undefined, key: undefined }
   }
   // A view that returns a child component shares its root element; the scope lists both, inner first.
@@ -61,23 +63,27 @@ export function renderInstance(ctx: RenderContext, inst: Instance, state: unknow
   return root
 }
 
-function expand(walk: Walk, kids: VNode[]): VNode[] {
+// `svg`: the kids are inside an <svg>, so what components render there is adopted into SVG too.
+function expand(walk: Walk, kids: VNode[], svg?: boolean): VNode[] {
   let out: VNode[] | undefined
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]
     const marker = kid && markerOf(kid)
     if (!marker) {
-      if (kid?.children) kid.children = expand(walk, kid.children as VNode[])
+      if (kid?.children) kid.children = expand(walk, kid.children as VNode[], !!kid.data?.ns && kid.sel !== 'foreignObject')
       out?.push(kid)
       continue
     }
     out ??= kids.slice(0, i)
-    if (marker.c === Collection) renderCollection(walk, marker, out)
+    // A tag that expands itself (Collection) carries its code, so apps that never use it don't ship it.
+    const expandTag = (marker.c as Partial<ExpandingTag>).duetExpand
+    if (expandTag) expandTag(walk, marker.p, out)
     else {
       const v = renderChild(walk, marker, kid)
       if (v) out.push(v)
     }
   }
+  if (svg && out) out.forEach(adoptSvg)
   return out ?? kids
 }
 
@@ -104,44 +110,17 @@ function renderChild(walk: Walk, marker: MarkerData, vnode: VNode): VNode | unde
   return v
 }
 
-function renderCollection(walk: Walk, marker: MarkerData, out: VNode[]): void {
-  const { of: Item, from, state: _ignored, ...props } = marker.p
-  if (typeof Item !== 'function' || typeof from !== 'string') {
-    throw new DuetError('DUET_BAD_OPTION', '<Collection> needs of={Component} and from="<state field holding the items>"')
-  }
-  const list = bump(walk.counts, '\0collection')
-  const items = walk.state?.[from]
-  if (!Array.isArray(items)) return
-  const parent = walk.inst
-  const field = (): any[] => parent.get()?.[from] ?? []
-  for (const item of items) {
-    const id = item?.id
-    if (id == null) {
-      logFailure(`${parent.name}: <Collection from="${from}"> item without an id skipped`, item)
-      continue
-    }
-    const kid = claim(walk, `${list}:${String(id)}`, Item, () => ({
-      component: Item,
-      key: String(id),
-      get: () => field().find((i) => i?.id === id),
-      set: (v) => parent.set({ ...parent.get(), [from]: v === undefined ? field().filter((i) => i?.id !== id) : field().map((i) => (i?.id === id ? v : i)) }),
-      props,
-      children: [],
-    }))
-    if (!kid) continue
-    kid.props = props
-    const v = renderInstance(walk.ctx, kid, item)
-    if (v.key === undefined) v.key = id
-    out.push(v)
-  }
+/** A component tag the renderer replaces with the vnodes `duetExpand` appends to `out`. */
+export interface ExpandingTag {
+  duetExpand(walk: Walk, props: Record<string, any>, out: VNode[]): void
 }
 
 /** Finds or makes the child instance for a place in the view; undefined for a duplicate place. */
-function claim(walk: Walk, slot: string, c: Component, spec: () => SpawnSpec): Instance | undefined {
+export function claim(walk: Walk, slot: string, c: Component, spec: () => SpawnSpec): Instance | undefined {
   const parent = walk.inst
   let kid = parent.kids.get(slot)
   if (kid && kid.seen === parent.gen) {
-    logFailure(`${parent.name}: two children share the key ${slot}; the second is not rendered`)
+    logFailure(`${parent.name}: key ${slot} used twice; the second is not rendered`)
     return undefined
   }
   if (kid && kid.component !== c) {
@@ -162,7 +141,7 @@ function toLens(spec: unknown, name: string): Lens {
   throw new DuetError('DUET_BAD_OPTION', `<${name} state=…>: state must be a field name or a { get, set } lens`)
 }
 
-function bump(counts: Map<string, number>, name: string): number {
+export function bump(counts: Map<string, number>, name: string): number {
   const n = counts.get(name) ?? 0
   counts.set(name, n + 1)
   return n

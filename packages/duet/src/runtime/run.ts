@@ -30,9 +30,9 @@ export interface RunningApp {
 export function run(App: Component, drivers: Record<string, Driver> = {}, options: RunOptions = {}): RunningApp {
   const { mountPoint = '#root' } = options
   const container = typeof mountPoint === 'string' ? document.querySelector(mountPoint) : mountPoint
-  if (!container) throw new DuetError('DUET_NO_MOUNT_POINT', `run: no element matches mountPoint ${JSON.stringify(mountPoint)}; add <div id="root"></div> or pass { mountPoint }`)
+  if (!container) throw new DuetError('DUET_NO_MOUNT_POINT', `run: no element matches mountPoint ${JSON.stringify(mountPoint)}; add <div id="root"> or pass { mountPoint }`)
   for (const [name, d] of Object.entries(drivers)) {
-    if (typeof d !== 'function') throw new DuetError('DUET_BAD_OPTION', `run: drivers.${name} must be a driver function (sink$, context) => source`)
+    if (typeof d !== 'function') throw new DuetError('DUET_BAD_OPTION', `run: drivers.${name} must be a driver function`)
   }
   const rt = createRuntime(App, { drivers, dom: createDomBackend(container), props: options.props, initialState: options.initialState })
   return { app: rt.app, dispose: () => rt.dispose() }

@@ -58,7 +58,12 @@ interface Overrides { data?: Record<string, unknown>; value?: unknown; checked?:
 function fakeElement(el: VElement, o: Overrides = {}): any {
   const v = el.vnode
   const props = v.data?.props ?? {}
-  const dataset: Record<string, string> = { ...v.data?.dataset }
+  const dataset: Record<string, string> = {}
+  // The JSX runtime writes `data` as `data-*` attributes; the DOM reads them back camel-cased.
+  for (const name in v.data?.attrs) {
+    if (name.startsWith('data-')) dataset[name.slice(5).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())] = String(v.data!.attrs![name])
+  }
+  Object.assign(dataset, v.data?.dataset)
   for (const k in o.data ?? {}) dataset[k] = String(o.data![k])
   let parent: any
   return {

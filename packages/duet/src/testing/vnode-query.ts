@@ -3,8 +3,9 @@ import { DuetError } from '../runtime/errors.js'
 
 /**
  * CSS selectors over a snabbdom vnode tree, for renderComponent: tag, `*`, `#id`, `.class`,
- * `[attr]`, `[attr=v]` (also `^=`, `$=`, `*=`, `~=`), `:checked`, `:disabled`, descendant and `>`
- * combinators, and `,` lists. Anything else throws `DUET_BAD_SELECTOR`.
+ * `[attr]`, `[attr=v]` (also `^=`, `$=`, `*=`, `~=`), `:checked`, `:disabled`, `:not(list)`,
+ * `:nth-child(2 | odd | even | 3n+1)`, descendant and `>` combinators, and `,` lists. Anything
+ * else throws `DUET_BAD_SELECTOR`.
  */
 
 /** An element of the rendered tree with its parent, so selectors can look upwards. */
@@ -19,12 +20,35 @@ interface Compound {
   classes: string[]
   attrs: { name: string; op?: string; value?: string }[]
   pseudos: string[]
+  nots: CompiledSelector[]
+  /** `:nth-child(an+b)` as [a, b]. */
+  nths: [number, number][]
 }
 /** Compounds from left to right, each with the combinator that joins it to the one before. */
 type Complex = { compound: Compound; combinator: ' ' | '>' }[]
 export type CompiledSelector = Complex[]
 
-const TOKEN = /\s*([>,])\s*|(\s+)|([a-zA-Z][\w-]*|\*)|#([\w-]+)|\.([\w-]+)|\[\s*([\w-]+)\s*(?:([~^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*)?\]|:(checked|disabled)/y
+const TOKEN = /\s*([>,])\s*|(\s+)|([a-zA-Z][\w-]*|\*)|#([\w-]+)|\.([\w-]+)|\[\s*([\w-]+)\s*(?:([~^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*)?\]|:(checked|disabled)|:nth-child\(\s*(odd|even|[+-]?\d+|[+-]?\d*n(?:\s*[+-]\s*\d+)?)\s*\)|:not\(/y
+
+/** `odd`, `even`, `3`, `2n+1`, `-n+3` as [a, b] of an+b. */
+function parseNth(text: string): [number, number] {
+  if (text === 'odd') return [2, 1]
+  if (text === 'even') return [2, 0]
+  const m = /^([+-]?\d*)n\s*(?:([+-])\s*(\d+))?$/.exec(text)
+  if (!m) return [0, Number(text)]
+  const a = m[1] === '' || m[1] === '+' ? 1 : m[1] === '-' ? -1 : Number(m[1])
+  return [a, m[2] ? Number(`${m[2]}${m[3]}`) : 0]
+}
+
+/** Where the `)` closing the parenthesis opened just before `from` is, or -1. */
+function closingParen(src: string, from: number): number {
+  let depth = 1
+  for (let i = from; i < src.length; i++) {
+    if (src[i] === '(') depth++
+    else if (src[i] === ')' && --depth === 0) return i
+  }
+  return -1
+}
 
 const cache = new Map<string, CompiledSelector>()
 
@@ -36,7 +60,7 @@ export function compileSelector(selector: string): CompiledSelector {
   let complex: Complex = []
   let compound: Compound | undefined
   let combinator: ' ' | '>' = ' '
-  const fresh = (): Compound => ({ ids: [], classes: [], attrs: [], pseudos: [] })
+  const fresh = (): Compound => ({ ids: [], classes: [], attrs: [], pseudos: [], nots: [], nths: [] })
   const close = () => {
     if (compound) complex.push({ compound, combinator })
     compound = undefined
@@ -46,7 +70,7 @@ export function compileSelector(selector: string): CompiledSelector {
   while (TOKEN.lastIndex < src.length) {
     const at = TOKEN.lastIndex
     const m = TOKEN.exec(src)
-    if (!m) throw new DuetError('DUET_BAD_SELECTOR', `cannot read selector ${JSON.stringify(selector)} at "${src.slice(at)}"; supported: tag, #id, .class, [attr], [attr=v], :checked, :disabled, descendant, >, ","`)
+    if (!m) throw new DuetError('DUET_BAD_SELECTOR', `cannot read selector ${JSON.stringify(selector)} at "${src.slice(at)}"; supported: tag, #id, .class, [attr], [attr=v], :checked, :disabled, :not(…), :nth-child(…), descendant, >, ","`)
     if (m[1] === ',') {
       close()
       if (!complex.length) throw new DuetError('DUET_BAD_SELECTOR', `empty part in selector ${JSON.stringify(selector)}`)
@@ -65,6 +89,15 @@ export function compileSelector(selector: string): CompiledSelector {
       else if (m[5]) compound.classes.push(m[5])
       else if (m[6]) compound.attrs.push({ name: m[6].toLowerCase(), op: m[7], value: m[8] ?? m[9] ?? m[10] })
       else if (m[11]) compound.pseudos.push(m[11])
+      else if (m[12]) compound.nths.push(parseNth(m[12]))
+      else {
+        const end = closingParen(src, TOKEN.lastIndex)
+        if (end < 0) throw new DuetError('DUET_BAD_SELECTOR', `unclosed :not( in selector ${JSON.stringify(selector)}`)
+        const inner = src.slice(TOKEN.lastIndex, end)
+        compound.nots.push(compileSelector(inner))
+        // The recursive call reused the sticky regex; continue after the parenthesis.
+        TOKEN.lastIndex = end + 1
+      }
     }
   }
   close()
@@ -82,6 +115,12 @@ export function matchesSelector(el: VElement, selector: CompiledSelector): boole
 function matchComplex(el: VElement, complex: Complex, i: number): boolean {
   const { compound, combinator } = complex[i]
   if (!matchCompound(el.vnode, compound)) return false
+  if (compound.nots.some((not) => matchesSelector(el, not))) return false
+  if (compound.nths.length) {
+    const n = positionOf(el)
+    // an+b matches when some k >= 0 gives n; with a = 0 only n = b does.
+    if (!compound.nths.every(([a, b]) => (a === 0 ? n === b : (n - b) / a >= 0 && (n - b) % a === 0))) return false
+  }
   if (i === 0) return true
   if (combinator === '>') return !!el.parent && matchComplex(el.parent, complex, i - 1)
   for (let up = el.parent; up; up = up.parent) if (matchComplex(up, complex, i - 1)) return true
@@ -101,6 +140,13 @@ function matchCompound(v: VNode, c: Compound): boolean {
     if (a.op && !compare(got, a.op, a.value ?? '')) return false
   }
   return c.pseudos.every((p) => !!v.data?.props?.[p])
+}
+
+/** The element's 1-based position among its parent's element children. */
+function positionOf(el: VElement): number {
+  if (!el.parent) return 1
+  const siblings = ((el.parent.vnode.children ?? []) as VNode[]).filter((k) => typeof k === 'object' && k.sel !== undefined && k.sel !== '!')
+  return siblings.indexOf(el.vnode) + 1
 }
 
 function compare(got: string, op: string, want: string): boolean {

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { build } from 'vite'
 import { duet } from 'duet/vite'
@@ -14,6 +15,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 writeFileSync(join(dir, 'entry.jsx'), [
   "import xs from 'xstream'",
   "xs.of(1).addListener({ next: (n) => { globalThis.__out = n } })",
+  // Interop through Symbol.observable, which the symbol-observable shim must still register.
+  "const foreign = { [Symbol.observable]: () => ({ subscribe(o) { o.next(5); o.complete(); return { unsubscribe() {} } } }) }",
+  "xs.from(foreign).addListener({ next: (n) => { globalThis.__interop = n } })",
+  "const two = xs.of(2)",
+  "globalThis.__self = two[Symbol.observable]() === two",
   'export const view = <p className="x">hi</p>',
 ].join('\n'))
 
@@ -38,5 +44,41 @@ describe('duet/vite', () => {
     // The polyfill package checks `typeof globalThis` against the environment; the shim does not.
     expect(without).toMatch(/implementation|getPolyfill/)
     expect(withPlugin.length).toBeLessThan(without.length - 1000)
+    // symbol-observable's fallback for engines without Symbol is gone with the shim.
+    expect(without).toContain('@@observable')
+    expect(withPlugin).not.toContain('@@observable')
+  })
+
+  it('builds code that still runs: the shims keep xstream and its Symbol.observable interop working', async () => {
+    const file = join(dir, 'built.mjs')
+    writeFileSync(file, await bundle([duet()]))
+    const g = globalThis as any
+    delete g.__out
+    delete g.__interop
+    await import(pathToFileURL(file).href)
+    expect([g.__out, g.__interop, g.__self]).toEqual([1, 5, true])
+    expect(typeof (Symbol as any).observable).toBe('symbol')
+  })
+})
+
+describe('duet/vite config', () => {
+  it("leaves out Vite's modulepreload polyfill unless the project sets build.modulePreload", async () => {
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="./entry.jsx"></script>')
+    const page = async (plugins: any[], modulePreload?: any) => {
+      const out: any = await build({
+        root: dir,
+        logLevel: 'silent',
+        configFile: false,
+        plugins,
+        resolve: { alias: [{ find: /^duet\/jsx-runtime$/, replacement: join(__dirname, '../../src/jsx/jsx-runtime.ts') }] },
+        build: { write: false, minify: true, ...(modulePreload === undefined ? {} : { modulePreload }) },
+      })
+      return out.output.filter((f: any) => f.fileName.endsWith('.js')).map((f: any) => f.code).join('\n')
+    }
+    expect(await page([duet()])).not.toContain('modulepreload')
+    // Vite's default, with the plugin's JSX settings given by hand, has it; a project's own setting wins over the plugin.
+    const jsxOnly = { name: 'jsx', config: () => ({ oxc: { jsx: { runtime: 'automatic', importSource: 'duet' } } }) }
+    expect(await page([jsxOnly])).toContain('modulepreload')
+    expect(await page([duet()], { polyfill: true })).toContain('modulepreload')
   })
 })

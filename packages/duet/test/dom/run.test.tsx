@@ -197,4 +197,21 @@ describe('run() on a real DOM', () => {
       console.error = original
     }
   })
+
+  it('renders a driver event in the next microtask: batched with what the same task sends, never a timer later', async () => {
+    let emit!: (v: string) => void
+    const Source: Driver = () => ({ select: () => xs.create<string>({ start: (l) => { emit = (v) => l.next(v) }, stop() {} }) })
+    const Shown: Component = ({ state }) => <p className="shown">{state.items.join(',')}</p>
+    Shown.initialState = { items: [] }
+    Shown.intent = ({ SRC }) => ({ GOT: SRC.select('x') })
+    Shown.model = { GOT: (s, v) => ({ ...s, items: [...s.items, v] }) }
+    app = run(Shown, { SRC: Source })
+    await Promise.resolve()
+    // Two events in the same task are reduced at once and rendered together, one microtask later.
+    emit('a')
+    emit('b')
+    expect(root.querySelector('.shown')!.textContent).toBe('')
+    await Promise.resolve()
+    expect(root.querySelector('.shown')!.textContent).toBe('a,b')
+  })
 })

@@ -12,9 +12,10 @@ describe('JSX automatic runtime', () => {
     expect(v.sel).toBe('button')
     expect(v.data!.props).toEqual({ type: 'button', className: 'day', id: 'b1', disabled: false, value: 'x' })
     expect(v.data!.style).toEqual({ color: 'red' })
-    expect(v.data!.dataset).toEqual({ date: 'Mon', n: '3' })
     // Booleans on aria-* are spelled out: an empty aria-pressed attribute would read as "true" only by accident.
-    expect(v.data!.attrs).toEqual({ 'aria-pressed': 'true', 'aria-expanded': 'false', role: 'tab' })
+    // `data` becomes data-* attributes (values as strings), which the DOM exposes as `dataset`.
+    expect(v.data!.attrs).toEqual({ 'data-date': 'Mon', 'data-n': '3', 'aria-pressed': 'true', 'aria-expanded': 'false', role: 'tab' })
+    expect(v.data!.dataset).toBeUndefined()
     expect(v.text).toBe('Mon')
   })
 
@@ -68,5 +69,29 @@ describe('JSX automatic runtime', () => {
 
   it('does not mistake props that merely start with "on" for handlers', () => {
     expect(jsx('input', { one: 1 } as any).data!.props).toEqual({ one: 1 })
+  })
+
+  it('writes camel-cased data keys as kebab-cased data-* attributes and skips null values', () => {
+    const v = <li data={{ itemId: 7, gone: null, x: false }} data-extra="e" />
+    expect(v.data!.attrs).toEqual({ 'data-item-id': '7', 'data-x': 'false', 'data-extra': 'e' })
+  })
+
+  it('puts <svg> and its JSX descendants in the SVG namespace with attributes, but not inside foreignObject', () => {
+    const v = (
+      <svg className="chart" viewBox="0 0 10 10">
+        <g><path d="M0 0" className="line" aria-hidden={true} /></g>
+        <foreignObject><p className="html" title="t" /></foreignObject>
+      </svg>
+    )
+    const ns = 'http://www.w3.org/2000/svg'
+    const [g, fo] = v.children as any[]
+    const path = g.children[0]
+    const p = fo.children[0]
+    expect([v.data!.ns, g.data.ns, path.data.ns, fo.data.ns]).toEqual([ns, ns, ns, ns])
+    expect(v.data!.attrs).toEqual({ class: 'chart', viewBox: '0 0 10 10' })
+    expect(v.data!.props).toBeUndefined()
+    expect(path.data.attrs).toEqual({ d: 'M0 0', class: 'line', 'aria-hidden': 'true' })
+    expect(p.data.ns).toBeUndefined()
+    expect(p.data.props).toEqual({ className: 'html', title: 't' })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest'
-import { querySelector, compileSelector } from '../../src/testing/vnode-query.js'
+import { querySelector, compileSelector, matchesSelector } from '../../src/testing/vnode-query.js'
 import { toHtml } from 'duet/testing'
 
 const tree = (
@@ -33,8 +33,42 @@ describe('vnode selectors', () => {
     expect(text('section button')).toBeUndefined()
   })
 
+  it('support :not(list) and :nth-child(b | odd | even | an+b), counting element siblings only', () => {
+    const list = (
+      <ol>
+        {'text first'}
+        <li className="a">1</li>
+        <li className="b">2</li>
+        <li className="a c">3</li>
+        <li className="b">4</li>
+        <li className="a">5</li>
+      </ol>
+    )
+    const all = (sel: string) => {
+      const out: string[] = []
+      const compiled = compileSelector(sel)
+      const kids = (list.children as any[]).filter((k) => k.sel)
+      for (const k of kids) if (matchesSelector({ vnode: k, parent: { vnode: list, parent: undefined } }, compiled)) out.push(k.text)
+      return out.join(',')
+    }
+    expect(all('li:nth-child(2)')).toBe('2')
+    expect(all('li:nth-child(odd)')).toBe('1,3,5')
+    expect(all('li:nth-child(even)')).toBe('2,4')
+    expect(all('li:nth-child(3n+1)')).toBe('1,4')
+    expect(all('li:nth-child(-n+2)')).toBe('1,2')
+    expect(all('li:nth-child(n + 4)')).toBe('4,5')
+    expect(all('li:not(.a)')).toBe('2,4')
+    expect(all('li:not(.b, .c)')).toBe('1,5')
+    expect(all('li.a:not(:nth-child(1)):not(.c)')).toBe('5')
+    expect(text('ul li:nth-child(2) .day')).toContain('>Tue<')
+    expect(text('main > :not(ul):not(input)')).toBe('<section><p class="note">deep</p></section>')
+  })
+
   it('reject what they do not support with a coded error naming the selector', () => {
-    expect(() => compileSelector('li:nth-child(2)')).toThrow(/DUET_BAD_SELECTOR: cannot read selector "li:nth-child\(2\)" at ":nth-child\(2\)"/)
+    expect(() => compileSelector('li:hover')).toThrow(/DUET_BAD_SELECTOR: cannot read selector "li:hover" at ":hover"/)
+    expect(() => compileSelector('li:nth-child(x)')).toThrow(/DUET_BAD_SELECTOR: .* at ":nth-child\(x\)"/)
+    expect(() => compileSelector('li:not(.a')).toThrow(/DUET_BAD_SELECTOR: unclosed :not\(/)
+    expect(() => compileSelector('li:not()')).toThrow(/DUET_BAD_SELECTOR: empty selector/)
     expect(() => compileSelector('a,')).toThrow(/DUET_BAD_SELECTOR/)
     expect(() => compileSelector('')).toThrow(/DUET_BAD_SELECTOR/)
   })

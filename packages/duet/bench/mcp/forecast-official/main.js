@@ -2,7 +2,7 @@
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps'
 import '../../../../../examples/forecast/src/styles.css'
 
-const state = { city: '', days: [], selected: null, status: 'waiting' }
+const state = { city: '', days: [], selected: null, status: 'waiting', displayMode: 'inline', canFullscreen: false }
 const root = document.getElementById('root')
 const app = new App({ name: 'forecast', version: '1.0.0' })
 
@@ -47,6 +47,19 @@ function render() {
   ask.disabled = !state.selected
   ask.onclick = () => app.sendMessage({ role: 'user', content: [{ type: 'text', text: `What should I pack for ${state.city} on ${state.selected}?` }] })
   main.append(h1, status, list, refresh, ask)
+  // The same full-screen button as the Duet view, so both do the same work.
+  if (state.canFullscreen) {
+    const full = document.createElement('button')
+    full.type = 'button'
+    full.className = 'fullscreen'
+    full.textContent = state.displayMode === 'fullscreen' ? 'Exit full screen' : 'Full screen'
+    full.onclick = async () => {
+      const { mode } = await app.requestDisplayMode({ mode: state.displayMode === 'fullscreen' ? 'inline' : 'fullscreen' })
+      state.displayMode = mode
+      render()
+    }
+    main.append(full)
+  }
   root.replaceChildren(main)
 }
 
@@ -56,6 +69,9 @@ function onResult(result) {
 }
 
 function applyContext(ctx) {
+  state.displayMode = ctx?.displayMode ?? state.displayMode
+  state.canFullscreen = (ctx?.availableDisplayModes ?? []).includes('fullscreen')
+  render()
   if (ctx?.theme) applyDocumentTheme(ctx.theme)
   if (ctx?.styles?.variables) applyHostStyleVariables(ctx.styles.variables)
   if (ctx?.styles?.css?.fonts) applyHostFonts(ctx.styles.css.fonts)
