@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `npm test` runs end-to-end suites in Debian's Chromium and against a real redis-server. On a fresh
+// Debian machine where we are root, install them (as .ci/run does); elsewhere say what is missing.
+import { spawnSync } from 'node:child_process'
+
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
+const chromium = process.env.DUET_CHROMIUM ? null : has('chromium') ? null : 'chromium'
+const missing = [chromium, has('redis-server') ? null : 'redis-server'].filter(Boolean)
+
+if (missing.length > 0) {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0
+  if (!root || !has('apt-get')) {
+    process.stderr.write(`npm test needs ${missing.join(' and ')}: install them (on Debian: sudo apt-get install ${missing.join(' ')}), or set DUET_CHROMIUM to a Chromium binary.\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`test-prereqs: installing ${missing.join(' ')} with apt-get…\n`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing]]) {
+    const r = spawnSync('apt-get', args, { stdio: 'inherit', env })
+    if (r.status !== 0) process.exit(r.status ?? 1)
+  }
+}
