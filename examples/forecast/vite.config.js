@@ -3,7 +3,7 @@ import { viteSingleFile } from 'vite-plugin-singlefile'
 import { duet } from 'duet/vite'
 
 // One self-contained dist/index.html: the host loads the view with no other files and no network.
+// duet() compiles JSX with Duet's runtime.
 export default defineConfig({
   plugins: [duet(), viteSingleFile()],
-  test: { name: 'forecast' },
 })

@@ -3,4 +3,5 @@ import { makeMcpAppDriver } from 'duet/mcp'
 import App from './App.jsx'
 import './styles.css'
 
-run(App, { MCP: makeMcpAppDriver({ appInfo: { name: 'forecast', version: '1.0.0' } }) })
+// The protocol asks a view to list every display mode it supports; this one fits inline and full screen.
+run(App, { MCP: makeMcpAppDriver({ availableDisplayModes: ['inline', 'fullscreen'] }) })

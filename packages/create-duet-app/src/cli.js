@@ -1,0 +1,118 @@
+import { relative } from 'node:path'
+import { checkTarget, createApp } from './create.js'
+import { CreateError } from './errors.js'
+import { checkProjectName } from './project-name.js'
+import { createPrompter } from './prompt.js'
+import { LANGUAGES, TEMPLATES } from './templates.js'
+
+export const USAGE = `Usage: create-duet-app <name> --template <template> [--ts | --js] [--no-install]
+
+Creates a Duet project in ./<name>.
+
+  <name>                 npm package name and folder, e.g. my-tool
+  -t, --template <name>  ${Object.entries(TEMPLATES).map(([name, what]) => `${name}: ${what}`).join('\n                         ')}
+  --ts, --js             TypeScript or JavaScript (default JavaScript)
+  --no-install           write the files but skip npm install
+  -h, --help             show this help
+
+In a terminal, whatever is missing is asked for. Without one, <name> and --template are required.
+Example: npm create duet-app@latest my-tool -- --template mcp-app --ts`
+
+/**
+ * Parses the command line; throws `E_USAGE` naming the first problem.
+ * @param {string[]} argv
+ * @returns {{ name?: string, template?: string, language?: 'js'|'ts', install: boolean, help: boolean }}
+ */
+export function parseArgs(argv) {
+  const args = { install: true, help: false }
+  const usage = (message) => { throw new CreateError('E_USAGE', message, { usage: USAGE }) }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    if (flag === '-h' || flag === '--help') args.help = true
+    else if (flag === '--ts' || flag === '--js') {
+      const language = flag.slice(2)
+      if (args.language && args.language !== language) usage('give one of --ts or --js, not both')
+      args.language = language
+    } else if (flag === '--no-install') args.install = false
+    else if (flag === '-t' || flag === '--template') {
+      const value = inline ?? argv[++i]
+      if (value === undefined || value.startsWith('-')) usage(`${flag} needs a template name: ${Object.keys(TEMPLATES).join(', ')}`)
+      args.template = value
+    } else if (arg.startsWith('-')) usage(`unknown option ${arg}`)
+    else if (args.name !== undefined) usage(`one project name only, got '${args.name}' and '${arg}'`)
+    else args.name = arg
+  }
+  return args
+}
+
+function checkTemplate(template) {
+  if (!Object.hasOwn(TEMPLATES, template)) throw new CreateError('E_TEMPLATE', `Unknown template '${template}'. Templates: ${Object.keys(TEMPLATES).join(', ')}.`, { template })
+  return template
+}
+
+function checkNewProject(name, cwd) {
+  const project = checkProjectName(name, cwd)
+  checkTarget(project.dir)
+  return project
+}
+
+/**
+ * The `create-duet-app` command. Returns the exit code: 0 done, 1 failed, 2 bad command line,
+ * 130 cancelled at a question.
+ * @param {string[]} argv
+ * @param {{ stdin?: NodeJS.ReadableStream, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, interactive?: boolean, cwd?: string }} [io]
+ */
+export async function main(argv, io = {}) {
+  const { stdin = process.stdin, stdout = process.stdout, stderr = process.stderr, cwd = process.cwd() } = io
+  const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true)
+  let prompter
+  try {
+    const args = parseArgs(argv)
+    if (args.help) {
+      stdout.write(`${USAGE}\n`)
+      return 0
+    }
+    // What was given is checked before anything is asked.
+    if (args.name !== undefined) checkNewProject(args.name, cwd)
+    if (args.template !== undefined) checkTemplate(args.template)
+    const missing = [args.name === undefined && '<name>', args.template === undefined && '--template'].filter(Boolean)
+    if (missing.length > 0 && !interactive) {
+      throw new CreateError('E_USAGE', `missing ${missing.join(' and ')} (no terminal to ask on)`, { usage: USAGE })
+    }
+
+    let { name, template, language } = args
+    if (interactive && (name === undefined || template === undefined || language === undefined)) {
+      prompter = createPrompter(stdin, stdout)
+      if (name === undefined) name = await prompter.ask('Project name', 'my-tool', (answer) => checkNewProject(answer, cwd).name)
+      if (template === undefined) template = await prompter.ask(`Template: ${Object.keys(TEMPLATES).join(', ')}`, 'mcp-app', checkTemplate)
+      if (language === undefined) {
+        language = await prompter.ask('Use TypeScript? y/n', 'n', (answer) => {
+          if (/^(y|yes)$/i.test(answer)) return 'ts'
+          if (/^(n|no)$/i.test(answer)) return 'js'
+          throw new Error('Answer y or n.')
+        })
+      }
+      prompter.close()
+    }
+    language ??= 'js'
+
+    const { dir, installed } = await createApp({ name, template, language, install: args.install, cwd, log: (line) => stdout.write(`${line}\n`) })
+    const where = relative(cwd, dir)
+    const label = LANGUAGES[language].label
+    stdout.write(`\nCreated ${name} (${template}, ${label}) in ${dir}\n\nNext:\n  cd ${where}\n${installed ? '' : '  npm install\n'}` +
+      '  npm start     build the view and serve MCP on http://localhost:3001/mcp\n' +
+      '  npm test      test the view and the server, no host needed\n\n' +
+      'README.md says how to connect it to a host (MCPJam, Claude Desktop, VS Code).\n')
+    return 0
+  } catch (err) {
+    prompter?.close()
+    if (!(err instanceof CreateError)) throw err
+    stderr.write(`create-duet-app: ${err.message}\n`)
+    if (err.code === 'E_USAGE') {
+      stderr.write(`\n${USAGE}\n`)
+      return 2
+    }
+    return err.code === 'E_ABORTED' ? 130 : 1
+  }
+}

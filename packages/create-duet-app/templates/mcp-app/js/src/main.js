@@ -1,0 +1,7 @@
+import { run } from 'duet'
+import { makeMcpAppDriver } from 'duet/mcp'
+import App from './App.jsx'
+import './styles.css'
+
+// The protocol asks a view to list every display mode it supports; this one fits inline and full screen.
+run(App, { MCP: makeMcpAppDriver({ availableDisplayModes: ['inline', 'fullscreen'] }) })

@@ -1,0 +1,49 @@
+// The MCP server: the get_forecast tool, whose result the host shows with the view in ../dist/index.html.
+// `npm run build` compiles it to build/server.js, one folder deep like this file, so ../dist still holds.
+//   node build/server.js            Streamable HTTP on http://localhost:3001/mcp (PORT and HOST override)
+//   node build/server.js --stdio    stdio, for hosts that start the server themselves
+import { realpathSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import * as z from 'zod'
+import { createAppServer, type AppServer } from 'duet/server'
+import { forecastFor, summarize } from './forecast.js'
+
+/** The server with its one tool, not yet listening (the tests connect to it in memory). */
+export function createForecastServer(): AppServer {
+  const app = createAppServer({ name: 'forecast', version: '1.0.0' })
+  app.appTool(
+    'get_forecast',
+    {
+      title: 'Weather forecast',
+      description: 'Five-day weather forecast (Mon–Fri, °C) for a city, shown as an interactive card.',
+      inputSchema: { city: z.string().trim().min(1).max(100).describe('City name, e.g. "Lisbon"') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      view: {
+        // Read at every request, so `npm run build` shows up without restarting the server.
+        file: fileURLToPath(new URL('../dist/index.html', import.meta.url)),
+        uri: 'ui://forecast/view.html',
+        prefersBorder: true,
+      },
+    },
+    async ({ city }: { city: string }) => {
+      const forecast = forecastFor(city)
+      return { content: [{ type: 'text' as const, text: summarize(forecast) }], structuredContent: { ...forecast } }
+    },
+  )
+  return app
+}
+
+// Serve only when run as a program, not when a test imports this module.
+const entry = process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : ''
+if (import.meta.url === entry) {
+  const app = createForecastServer()
+  if (process.argv.includes('--stdio')) {
+    await app.listen({ stdio: true })
+    // stdout carries the protocol, so humans read stderr.
+    process.stderr.write('forecast: serving MCP on stdio\n')
+  } else {
+    const port = process.env.PORT === undefined ? 3001 : Number(process.env.PORT)
+    const listening = await app.listen({ http: { port, host: process.env.HOST ?? '127.0.0.1' } })
+    process.stderr.write(`forecast: listening on ${listening.url}\n`)
+  }
+}

@@ -1,0 +1,197 @@
+// Scaffolds a JavaScript and a TypeScript project from this checkout, installs each once, and
+// checks what a user would: their own `npm test`, the server over HTTP and stdio with the MCP SDK
+// client, the ui:// resource, and the built view in Chromium under the official AppBridge.
+import { spawn } from 'node:child_process'
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { launchBrowser } from '../../duet/test/support/browser.ts'
+import { openHostPage } from '../../duet/test/support/host/index.ts'
+
+const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
+const SHOTS = '/work/notes/shots'
+const INSTALL_TIMEOUT = 900_000
+
+// A clean environment: none of the npm_* variables of an enclosing `npm test`, and the npm cache
+// preferred, so the installs work offline when the cache has the packages.
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)))
+env.npm_config_prefer_offline = 'true'
+
+/** Runs a command to its end; resolves with its exit code and everything it printed. */
+function run(command, args, cwd, extraEnv = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (c) => { output += c })
+    child.stderr.on('data', (c) => { output += c })
+    child.once('error', reject)
+    // Colours off: vitest's summary is matched as text.
+    child.once('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }))
+  })
+}
+
+/** Starts the project's HTTP server on a free port and resolves with its URL and the process. */
+function startHttp(dir, entry) {
+  const child = spawn(process.execPath, [entry], { cwd: dir, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+      const match = stderr.match(/listening on (\S+)/)
+      if (match) resolve({ child, url: match[1] })
+    })
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${stderr}`)))
+  })
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return child.exitCode
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  child.kill('SIGTERM')
+  return exited
+}
+
+/** What a host sees through one connected client: the tool, a call, bad input and the view. */
+async function exercise(client, dir, forecastModule) {
+  const { forecastFor } = await import(pathToFileURL(join(dir, forecastModule)).href)
+  const { tools } = await client.listTools()
+  expect(tools.map((t) => t.name)).toEqual(['get_forecast'])
+  expect(tools[0]._meta).toMatchObject({ ui: { resourceUri: 'ui://forecast/view.html' } })
+
+  const result = await client.callTool({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
+  expect(result.isError).toBeFalsy()
+  expect(result.structuredContent).toEqual(forecastFor('Lisbon'))
+  expect(result.content[0].text).toMatch(/^Forecast for Lisbon: Mon /)
+  const bad = await client.callTool({ name: 'get_forecast', arguments: { city: '' } }).then((r) => JSON.stringify(r), (e) => e.message)
+  expect(bad).toMatch(/Input validation error/)
+
+  const { contents } = await client.readResource({ uri: 'ui://forecast/view.html' })
+  const html = contents[0].text
+  expect(contents[0].mimeType).toBe('text/html;profile=mcp-app')
+  expect(html).toBe(readFileSync(join(dir, 'dist/index.html'), 'utf8'))
+  // A whole document with the view inlined: the host gives the iframe no other file.
+  expect(html).toMatch(/^<!doctype html>/i)
+  expect(html.trimEnd()).toMatch(/<\/html>$/)
+  expect(html).not.toMatch(/<script[^>]+src=/)
+  expect(html).not.toMatch(/<link[^>]+rel="?stylesheet/)
+  expect(html).toMatch(/<script type="module"[^>]*>[^<]{1000,}/)
+  expect(html).toContain('.day[aria-pressed=')
+  return result
+}
+
+let root
+let browser
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'duet-scaffold-'))
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  if (root) rmSync(root, { recursive: true, force: true })
+})
+
+const LANGUAGES = [
+  { language: 'js', label: 'JavaScript', flags: [], entry: 'server/server.js', forecast: 'server/forecast.js' },
+  { language: 'ts', label: 'TypeScript', flags: ['--ts'], entry: 'build/server.js', forecast: 'build/forecast.js' },
+]
+
+for (const { language, label, flags, entry, forecast } of LANGUAGES) {
+  describe(`a ${label} project`, () => {
+    const name = `forecast-${language}`
+    let dir
+    let lisbon
+
+    beforeAll(async () => {
+      const created = await run(process.execPath, [BIN, name, '--template', 'mcp-app', ...flags], root)
+      expect(created.code, created.output).toBe(0)
+      expect(created.output).toContain(`Created ${name} (mcp-app, ${label})`)
+      dir = join(root, name)
+      const built = await run('npm', ['run', 'build'], dir)
+      expect(built.code, built.output).toBe(0)
+    }, INSTALL_TIMEOUT)
+
+    it('depends on its own copy of duet packed from this checkout', () => {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+      expect(pkg.name).toBe(name)
+      expect(pkg.dependencies.duet).toBe('file:vendor/duet-0.1.0.tgz')
+      // Installed like a published package: a folder of its own, not a link into the checkout.
+      expect(lstatSync(join(dir, 'node_modules/duet')).isSymbolicLink()).toBe(false)
+      expect(lstatSync(join(dir, 'node_modules/duet/dist/index.js')).isFile()).toBe(true)
+    })
+
+    it('passes its own npm test', async () => {
+      const { code, output } = await run('npm', ['test'], dir)
+      expect(code, output).toBe(0)
+      expect(output).toMatch(/Tests\s+(\S+\s+)?7 passed/)
+    }, 300_000)
+
+    it('serves get_forecast and its view over Streamable HTTP', async () => {
+      const { child, url } = await startHttp(dir, entry)
+      try {
+        const client = new Client({ name: 'test', version: '1.0.0' })
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+        try {
+          lisbon = await exercise(client, dir, forecast)
+        } finally {
+          await client.close()
+        }
+      } finally {
+        expect(await stop(child)).toBe(0)
+      }
+    })
+
+    it('serves the same over stdio', async () => {
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, '--stdio'], cwd: dir, env, stderr: 'pipe' }))
+      try {
+        await exercise(client, dir, forecast)
+      } finally {
+        await client.close()
+      }
+    })
+
+    it('runs its built view in Chromium under the official AppBridge', async () => {
+      const html = readFileSync(join(dir, 'dist/index.html'), 'utf8')
+      const host = await openHostPage(browser, { viewHtml: html, toolResults: { get_forecast: lisbon } })
+      try {
+        await host.initialized()
+        const init = (await host.log()).find((m) => m.dir === 'view->host' && m.data.method === 'ui/initialize')
+        expect(init.data.params.appCapabilities).toEqual({ availableDisplayModes: ['inline', 'fullscreen'] })
+        expect(init.data.params.appInfo).toEqual({ name, version: '0.0.0' })
+
+        const frame = host.viewFrame()
+        await host.sendToolInput({ city: 'Lisbon' })
+        await host.sendToolResult(lisbon)
+        await frame.waitForFunction(() => document.querySelectorAll('.day').length === 5, undefined, { timeout: 20_000 })
+        expect(await frame.textContent('h1')).toBe('Forecast for Lisbon')
+        const first = lisbon.structuredContent.days[0]
+        expect(await frame.textContent('.day')).toBe(`${first.date}: ${first.sky}, ${first.high}° / ${first.low}°`)
+
+        await frame.click('.day >> nth=2')
+        expect((await host.waitForEvent('updatemodelcontext')).params).toEqual({ structuredContent: { city: 'Lisbon', selectedDay: lisbon.structuredContent.days[2] } })
+        await frame.click('.refresh')
+        expect((await host.waitForEvent('calltool')).params).toEqual({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
+        await frame.waitForFunction(() => document.querySelector('[role=status]')?.textContent === '', undefined, { timeout: 20_000 })
+        if (language === 'js') await host.page.locator('#view').screenshot({ path: `${SHOTS}/starter-forecast-light.png` })
+
+        // The test host offers inline and full screen; the card asks, and shows what the host chose.
+        expect(await frame.textContent('.fullscreen')).toBe('Full screen')
+        await frame.click('.fullscreen')
+        expect((await host.waitForEvent('requestdisplaymode')).params).toEqual({ mode: 'fullscreen' })
+        await frame.waitForFunction(() => document.querySelector('.fullscreen')?.textContent === 'Exit full screen', undefined, { timeout: 20_000 })
+
+        await host.sendHostContextChange({ theme: 'dark', availableDisplayModes: ['inline'], displayMode: 'inline' })
+        await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && !document.querySelector('.fullscreen'), undefined, { timeout: 20_000 })
+        expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 25, 29)')
+        if (language === 'js') await host.page.locator('#view').screenshot({ path: `${SHOTS}/starter-forecast-dark.png` })
+        expect((await host.events()).filter((e) => e.name === 'onerror')).toEqual([])
+      } finally {
+        await host.close()
+      }
+    })
+  })
+}

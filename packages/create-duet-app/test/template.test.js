@@ -1,0 +1,76 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { LANGUAGES, renderTemplate } from '../src/templates.js'
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url))
+const TEMPLATE = here('../templates/mcp-app/')
+const EXAMPLE = here('../../../examples/forecast/')
+
+function walk(dir, prefix = '', skip = new Set()) {
+  const files = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (skip.has(entry.name)) continue
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name
+    if (entry.isDirectory()) files.push(...walk(join(dir, entry.name), rel, skip))
+    else files.push(rel)
+  }
+  return files
+}
+
+describe('the mcp-app template', () => {
+  it('keeps each file once: what both languages share is in shared/, nothing is repeated in js/ or ts/', () => {
+    const shared = new Set(walk(join(TEMPLATE, 'shared')))
+    for (const language of Object.keys(LANGUAGES)) {
+      const own = walk(join(TEMPLATE, language))
+      expect(own.filter((f) => shared.has(f))).toEqual([])
+    }
+    // A file identical in js/ and ts/ belongs in shared/.
+    const js = walk(join(TEMPLATE, 'js'))
+    const same = js.filter((f) => existsSync(join(TEMPLATE, 'ts', f)) && readFileSync(join(TEMPLATE, 'js', f), 'utf8') === readFileSync(join(TEMPLATE, 'ts', f), 'utf8'))
+    expect(same).toEqual([])
+  })
+
+  for (const language of Object.keys(LANGUAGES)) {
+    it(`renders the ${language} project with every placeholder filled`, () => {
+      const files = renderTemplate({ template: 'mcp-app', language, name: 'my-tool' })
+      const ext = language === 'ts' ? 'ts' : 'js'
+      expect([...files.keys()]).toEqual(expect.arrayContaining([
+        '.gitignore', 'README.md', 'index.html', 'package.json', 'vite.config.js', `src/main.${ext}`, `src/App.${ext}x`, `src/App.test.${ext}x`,
+        `server/server.${ext}`, `server/forecast.${ext}`, `server/server.test.${ext}`,
+      ]))
+      for (const [path, text] of files) expect(text, path).not.toMatch(/\{\{(name|main|app|server|run)\}\}/)
+      expect(files.get('index.html')).toContain(`<script type="module" src="/src/main.${ext}"></script>`)
+      expect(files.get('index.html')).toContain('<title>my-tool</title>')
+      expect(JSON.parse(files.get('package.json')).name).toBe('my-tool')
+      const readme = files.get('README.md')
+      expect(readme).toContain(`/absolute/path/to/my-tool/${LANGUAGES[language].vars.run}", "--stdio"`)
+      for (const host of ['MCPJam Inspector', 'basic host', 'claude_desktop_config.json', '.vscode/mcp.json']) expect(readme).toContain(host)
+      // JSX's own double braces are not placeholders and must survive.
+      expect(files.get(`src/App.${ext}x`)).toContain('data={{ date: day.date }}')
+    })
+  }
+
+  it("asks for a duet version this checkout satisfies, and only public packages besides", () => {
+    const duet = JSON.parse(readFileSync(here('../../duet/package.json'), 'utf8'))
+    for (const language of Object.keys(LANGUAGES)) {
+      const pkg = JSON.parse(renderTemplate({ template: 'mcp-app', language, name: 'x' }).get('package.json'))
+      expect(pkg.dependencies.duet).toBe(`^${duet.version}`)
+      const specs = Object.values({ ...pkg.dependencies, ...pkg.devDependencies })
+      expect(specs.filter((spec) => !/^[~^]?\d/.test(spec))).toEqual([])
+    }
+  })
+})
+
+// After changing the template, rewrite the example from it (the files it lists, nothing else):
+//   node -e "import('./packages/create-duet-app/src/templates.js').then(({ renderTemplate }) => { const fs = require('node:fs'), path = require('node:path'); for (const [rel, text] of renderTemplate({ template: 'mcp-app', language: 'js', name: 'forecast' })) { const p = path.join('examples/forecast', rel); fs.mkdirSync(path.dirname(p), { recursive: true }); fs.writeFileSync(p, text) } })"
+describe('examples/forecast', () => {
+  it("is exactly the template's JavaScript output for the name forecast", () => {
+    const files = renderTemplate({ template: 'mcp-app', language: 'js', name: 'forecast' })
+    // Build output and installed packages are not part of the source.
+    const example = walk(EXAMPLE, '', new Set(['node_modules', 'dist'])).sort()
+    expect(example).toEqual([...files.keys()])
+    for (const [path, text] of files) expect(readFileSync(join(EXAMPLE, path), 'utf8'), path).toBe(text)
+  })
+})
