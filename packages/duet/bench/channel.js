@@ -26,20 +26,38 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const now = () => process.hrtime.bigint()
 const ms = (ns) => Number(ns) / 1e6
 
-/** Spawns a child and yields its stdout lines. */
+const LINE_TIMEOUT_MS = 60_000
+
+/** Spawns a child and yields its stdout lines; a wait fails (never hangs) when the child dies or stays silent. */
 function start(command, args) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = []
   const waiters = []
   let buffer = ''
+  let exitCode
   child.stdout.on('data', (chunk) => {
     buffer += chunk
     const parts = buffer.split('\n')
     buffer = parts.pop()
-    for (const line of parts) (waiters.shift() ?? ((l) => lines.push(l)))(line)
+    for (const line of parts) {
+      const waiter = waiters.shift()
+      if (waiter) waiter.resolve(line)
+      else lines.push(line)
+    }
   })
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
-  const line = () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((r) => waiters.push(r)))
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+    exitCode = code ?? signal
+    for (const w of waiters.splice(0)) w.reject(new Error(`${command} ${args[0]} exited (${exitCode}) before printing a line`))
+    resolve(code)
+  }))
+  const line = () => {
+    if (lines.length) return Promise.resolve(lines.shift())
+    if (exitCode !== undefined) return Promise.reject(new Error(`${command} ${args[0]} has exited (${exitCode})`))
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${command} ${args[0]} printed nothing for ${LINE_TIMEOUT_MS / 1000} s`)), LINE_TIMEOUT_MS)
+      waiters.push({ resolve: (l) => { clearTimeout(timer); resolve(l) }, reject: (e) => { clearTimeout(timer); reject(e) } })
+    })
+  }
   return { child, line, exited }
 }
 
