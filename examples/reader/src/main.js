@@ -3,7 +3,6 @@ import { makeMcpAppDriver } from 'duet/mcp'
 import Reader from './Reader.jsx'
 import './styles.css'
 
-// The display tool writes the render's channel id into the page; questions and answers travel on it.
-const channel = document.querySelector('meta[name="duet-channel"]')?.getAttribute('content') ?? undefined
-
-run(Reader, { MCP: makeMcpAppDriver({ appInfo: { name: 'reader', version: '1.0.0' }, channel }) })
+// No channel here: the tool that shows the reader (open_reader, or display_component) returns it as
+// structuredContent.channel_id, and the driver takes it from that result.
+run(Reader, { MCP: makeMcpAppDriver({ appInfo: { name: 'reader', version: '1.0.0' } }) })

@@ -202,6 +202,8 @@ async function main() {
 
 try {
   await main()
+  // The full loop in a browser: app asks -> agent woken -> answer rendered (bench/channel-round-trip.js).
+  await (await import('./channel-round-trip.js')).main()
 } finally {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 }

@@ -17,6 +17,8 @@ export type AgentAppsErrorCode =
   | 'LIMIT_REACHED'
   /** The store was used after `close()`. */
   | 'CLOSED'
+  /** A `display_component` module does not compile; `data.problems` holds `{ text, line?, column?, lineText? }` items. */
+  | 'COMPILE_ERROR'
 
 /** Error thrown by the agent-apps store: `code` says what went wrong, `message` how to fix it. */
 export class AgentAppsError extends Error {

@@ -17,6 +17,8 @@ export interface AgentAppToolsOptions {
   limits?: Partial<AppLimits>
   /** Replaces `load_app`'s default result (the saved record), e.g. to display the app again at once. */
   onLoad?: LoadAppHook
+  /** `load_app`'s `_meta`: with `onLoad` showing the app, the display shell's `ui` resource, so the host renders it. */
+  loadAppMeta?: Record<string, unknown>
 }
 
 /**
@@ -40,7 +42,7 @@ export function registerAgentAppTools(app: AppServer, options: AgentAppToolsOpti
   }
   const store = options.store ?? openAppStore({ dataDir: options.dataDir ?? resolveDataDir(), ...(options.limits && { limits: options.limits }) })
   try {
-    registerSavedAppTools(app, store, options.onLoad)
+    registerSavedAppTools(app, store, options.onLoad, options.loadAppMeta)
     registerAppDataTools(app, store)
     registerLogTools(app, store)
     registerRecipes(app)

@@ -18,7 +18,7 @@ function redisplayHint(app: SavedApp): string {
 }
 
 /** Registers save_app, list_saved_apps, load_app and delete_saved_app. */
-export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppStore, onLoad?: LoadAppHook): void {
+export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppStore, onLoad?: LoadAppHook, loadMeta?: Record<string, unknown>): void {
   app.tool('save_app', {
     description: 'Save the app last rendered on a channel under a name, to show it again later with load_app. Saves the HTML or component source and props as rendered.',
     inputSchema: {
@@ -49,6 +49,7 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
     description: 'Load a saved app by name: its HTML or component source and props, to display again.',
     inputSchema: { name: z.string().describe('a name from list_saved_apps') },
     annotations: { readOnlyHint: true },
+    ...(loadMeta && { _meta: loadMeta }),
   }, (args: { name: string }, extra: ToolExtra) => guarded(() => {
     const saved = store.loadApp(args.name)
     if (onLoad) return onLoad(saved, extra)

@@ -100,9 +100,10 @@ export function checkDirection(direction: unknown): Direction {
   return direction
 }
 
-/** A new channel id: 144 random bits, URL-safe base64 (24 characters). */
+/** A new channel id: `ch_` and 144 random bits in URL-safe base64 (27 characters). */
 export function mintChannelId(): string {
-  return randomBytes(18).toString('base64url')
+  // The prefix keeps an id from starting with '-', which a command line (`duet wait <id>`) reads as an option.
+  return `ch_${randomBytes(18).toString('base64url')}`
 }
 
 /** The error for a channel that was closed or expired. */

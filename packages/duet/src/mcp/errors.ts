@@ -10,6 +10,10 @@ export const McpAppErrorCode = {
   InvalidSink: 'INVALID_SINK',
   /** `makeMcpAppDriver` was given an invalid option. */
   InvalidOption: 'INVALID_OPTION',
+  /** `notifyAgent` had no channel: none was given and the view's tool result named none. */
+  NoChannel: 'NO_CHANNEL',
+  /** A channel tool (`notify_agent`) answered with an error result. */
+  ToolFailed: 'TOOL_FAILED',
 } as const
 
 export type McpAppErrorCode = (typeof McpAppErrorCode)[keyof typeof McpAppErrorCode]

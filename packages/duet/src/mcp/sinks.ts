@@ -16,6 +16,7 @@ export type McpSinkValue = (
   | { createMessage: string | JsonObject }
   | { log: unknown; level?: LogLevel; logger?: string }
   | { requestTeardown: true }
+  | { notifyAgent: { event: string; data?: unknown } }
 ) & { ok?: string; error?: string }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
@@ -107,7 +108,7 @@ export const SINK_KEYS = Object.keys(TABLE)
 export function toOutgoing(sink: unknown): Outgoing {
   if (!isObject(sink)) throw invalid(`expected an object such as { callTool, args }, got ${sink === null ? 'null' : typeof sink}`)
   const key = SINK_KEYS.find((k) => k in sink)
-  if (key === undefined) throw invalid(`the value names none of ${SINK_KEYS.join(', ')}`)
+  if (key === undefined) throw invalid(`the value names none of ${SINK_KEYS.join(', ')}, notifyAgent`)
   return TABLE[key]!(sink[key], sink)
 }
 

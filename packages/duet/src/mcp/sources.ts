@@ -9,6 +9,8 @@ export type McpSourceName =
   | 'host-context-changed'
   | 'teardown'
   | 'host'
+  /** Messages the agent sent the view's channel with `notify_ui`: `{ id, event, data }` (served by the driver's channel link). */
+  | 'agent-message'
 
 // Each name, and whether it is replayed: tool input and result, host context and host describe
 // the view's current situation, so a component mounted later still needs them.
@@ -20,6 +22,7 @@ const NAMES: Record<McpSourceName, boolean> = {
   'host-context-changed': true,
   teardown: false,
   host: true,
+  'agent-message': false,
 }
 
 /** The `MCP` source intents receive. */

@@ -1,5 +1,7 @@
+import { openAppStore, type AppStore } from '../apps/app-store.js'
+import { registerDisplayTools } from '../apps/display-tools.js'
 import { registerAgentAppTools } from '../apps/register.js'
-import { openChannelStore, registerChannelTools } from '../channel/index.js'
+import { openChannelStore, registerChannelTools, resolveDataDir } from '../channel/index.js'
 import { createAppServer, type AppServer } from './app-server.js'
 
 /** Options of {@link createAgentAppsServer}. */
@@ -11,22 +13,33 @@ export interface AgentAppsOptions {
 }
 
 const INSTRUCTIONS =
-  'Duet agent-apps server. Channels carry messages between you and an app view: open one, send to the app, ' +
-  'and read what the app sends back. Run `duet wait` to block until the app has written. ' +
+  'Duet agent-apps server. Show the user an app with display_ui_to_user (HTML) or display_component (a Duet component); ' +
+  'each render returns a channel_id: send to the app with notify_ui and read what it sends with poll_agent_messages. ' +
+  'Run `duet wait <channel_id>` in the background to be woken when the app writes. ' +
   'Recipes explain how to build apps: list_recipes, then get_recipe (start with getting-started).'
 
 /**
- * Builds the server `duet serve` runs: the channel tools over a store opened in `dataDir`. Display tools
- * join here later, so every transport serves the same assembly. The store closes with the server.
+ * Builds the server `duet serve` runs: the display tools, the channel tools and the agent-apps tools
+ * (saved apps, app data, logs, recipes) over stores opened in `dataDir`, so every transport serves the
+ * same assembly. The stores close with the server.
  */
 export async function createAgentAppsServer(options: AgentAppsOptions = {}): Promise<AppServer> {
-  const store = await openChannelStore(options.dataDir === undefined ? {} : { dataDir: options.dataDir })
+  // One folder for channels and apps, resolved once, so the `duet wait` command the display tools hand out points at it.
+  const dataDir = resolveDataDir(options.dataDir)
+  const store = await openChannelStore({ dataDir })
+  let apps: AppStore | undefined
   try {
+    const opened = (apps = openAppStore({ dataDir }))
     const app = createAppServer({ name: 'duet', version: options.version ?? '0.1.0', instructions: INSTRUCTIONS })
     registerChannelTools(app, store)
-    registerAgentAppTools(app, options.dataDir === undefined ? {} : { dataDir: options.dataDir })
-    return app.onClose(() => store.dispose())
+    const display = registerDisplayTools(app, { channels: store, store: opened, dataDir })
+    registerAgentAppTools(app, { store: opened, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
+    return app.onClose(async () => {
+      opened.close()
+      await store.dispose()
+    })
   } catch (err) {
+    apps?.close()
     await store.dispose()
     throw err
   }

@@ -17,10 +17,10 @@ export interface Connected {
 }
 
 /** A real app server with the agent-apps tools over a real SQLite file, and an SDK client on it. */
-export async function connect(dataDir: string, options: Omit<AgentAppToolsOptions, 'dataDir'> = {}, setup?: (app: AppServer) => void): Promise<Connected> {
+export async function connect(dataDir: string, options: Omit<AgentAppToolsOptions, 'dataDir'> = {}, setup?: (app: AppServer, store: AppStore) => void): Promise<Connected> {
   const app = createAppServer({ name: 'duet-apps-test', version: '0.0.0' })
   const store = registerAgentAppTools(app, { dataDir, ...options })
-  setup?.(app)
+  setup?.(app, store)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await app.mcp.connect(serverSide)
   const client = new Client({ name: 'test', version: '1' })

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { App } from '@modelcontextprotocol/ext-apps'
 import { Script } from 'node:vm'
+import { Stream } from 'xstream'
 import { renderComponent, type RenderedComponent } from 'duet/testing'
 import { openChannelStore, registerChannelTools, type ChannelStore } from 'duet/server'
-import { RECIPES } from '../../src/apps/index.js'
+import { RECIPES, registerDisplayTools, type DisplayTools } from '../../src/apps/index.js'
+import { createShellApi } from '../../src/apps/shell/api.js'
 import type { Command } from '../../src/cli/command.js'
 import { connect, tempDataDir, textOf, type Connected } from './harness.js'
 import { importComponent, samplesOf, shellWords, type Sample } from './samples.js'
@@ -18,7 +19,11 @@ let server: Connected
 beforeAll(async () => {
   tmp = tempDataDir()
   channels = await openChannelStore({ backend: 'sqlite', dataDir: tmp.dir })
-  server = await connect(tmp.dir, {}, (app) => registerChannelTools(app, channels))
+  let display: DisplayTools
+  server = await connect(tmp.dir, { onLoad: (saved, extra) => display.onLoad(saved, extra) }, (app, store) => {
+    registerChannelTools(app, channels)
+    display = registerDisplayTools(app, { channels, store, dataDir: tmp.dir })
+  })
 })
 afterAll(async () => {
   await server.close()
@@ -92,6 +97,14 @@ describe('jsx duet-component samples render and behave', () => {
       expect((await server.call('tail_server_log', { n: 1 })).structuredContent.entries[0]).toMatchObject({ message: 'clicked', data: { clicks: 1 } })
       expect(t.html()).toContain('Clicked 1 times')
     },
+    async Reader(t) {
+      await t.simulateAction('SELECT', { paragraph: 'truths', quote: 'all men are created equal' })
+      await t.simulateEvent('.question', 'input', { value: 'Who counted?' })
+      await t.simulateEvent('.ask', 'click')
+      expect(t.requests('MCP').at(-1)).toMatchObject({ notifyAgent: { event: 'ask', data: { thread_id: 't1', quote: 'all men are created equal', question: 'Who counted?', paragraph_id: 'truths', history: [] } } })
+      await t.simulateAction('MESSAGE', { id: '1', event: 'answer', data: { thread_id: 't1', text: 'Property-owning men, then.' } })
+      expect(t.html()).toContain('Property-owning men, then.')
+    },
     async Todo(t) {
       await t.simulateAction('MESSAGE', { id: '1', event: 'add', data: 'Buy milk' })
       await t.simulateEvent('.done', 'change', { data: { id: '1' } })
@@ -101,7 +114,7 @@ describe('jsx duet-component samples render and behave', () => {
   }
 
   it.each(byKind('duet-component').map((s) => [label(s), s] as const))('%s', async (_, sample) => {
-    expect(sample.code, 'display_component modules have no imports').not.toMatch(/^\s*import\s/m)
+    for (const [, from] of sample.code.matchAll(/^\s*import\s.*from\s+'([^']+)'/gm)) expect(['duet', 'duet/mcp'], 'display_component imports').toContain(from)
     const Component = await importComponent(sample)
     expect(typeof Component, 'default export is the view').toBe('function')
     expect(Component.initialState).toBeDefined()
@@ -119,18 +132,23 @@ describe('jsx duet-component samples render and behave', () => {
   })
 })
 
-describe('html fragment samples use only the App API and app-callable tools', () => {
-  const appMethods = new Set(Object.getOwnPropertyNames(App.prototype))
+describe('html fragment samples use only the window.duet API and app-callable tools', () => {
+  // The display shell's API, built over a driver that never answers: only its names matter here.
+  const silent = { source: { select: () => Stream.never() }, request: () => new Promise(() => {}), forComponent: () => ({ select: () => Stream.never() }) }
+  const api = createShellApi(silent as never, { id: () => undefined, ready: new Promise(() => {}) })
+  const apiNames = new Set(Object.keys(api))
 
   it.each(byKind('fragment').map((s) => [label(s), s] as const))('%s', async (_, sample) => {
     const { tools } = await server.client.listTools()
     const scripts = [...sample.code.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1])
     expect(scripts.length).toBeGreaterThan(0)
     for (const code of scripts) new Script(code, { filename: label(sample) }) // compiles, never runs
-    const used = [...sample.code.matchAll(/window\.app\.(\w+)/g)].map((m) => m[1])
+    const used = [...sample.code.matchAll(/\bduet\.(\w+)/g)].map((m) => m[1])
     expect(used.length).toBeGreaterThan(0)
-    for (const name of used) expect(appMethods, `window.app.${name}`).toContain(name)
-    for (const [, tool] of sample.code.matchAll(/callServerTool\(\{\s*name:\s*'([^']+)'/g)) {
+    for (const name of used) expect(apiNames, `duet.${name}`).toContain(name)
+    const called = [...sample.code.matchAll(/duet\.callTool\(\s*'([^']+)'/g)].map((m) => m[1])
+    if (used.includes('log')) called.push('write_server_log')
+    for (const tool of called) {
       const listed = tools.find((t) => t.name === tool)
       expect(listed, tool).toBeDefined()
       expect((listed!._meta as any)?.ui?.visibility ?? ['model', 'app'], tool).toContain('app')
@@ -139,24 +157,20 @@ describe('html fragment samples use only the App API and app-callable tools', ()
 })
 
 describe('json tool-call samples run against a real server, in recipe order', () => {
-  const needsDisplayTools = (s: Sample) => /"tool":\s*"display_/.test(s.code)
-  for (const s of byKind('tool-call').filter(needsDisplayTools)) {
-    it.todo(`${label(s)}: ${JSON.parse(s.code).tool} (needs the display tools)`)
-  }
-
   it.each(RECIPES.filter((r) => samplesOf(r.name, r.text).some((s) => s.kind === 'tool-call')).map((r) => [r.name] as const))('%s', async (name) => {
-    const channel = await channels.open()
-    for (const sample of samplesOf(name, RECIPES.find((r) => r.name === name)!.text).filter((s) => s.kind === 'tool-call')) {
-      const call = JSON.parse(sample.code.replaceAll('<channel_id>', channel)) as { tool: string; arguments: Record<string, unknown> }
+    let channel = await channels.open()
+    const samples = samplesOf(name, RECIPES.find((r) => r.name === name)!.text)
+    for (const sample of samples.filter((s) => s.kind === 'tool-call')) {
+      // "<the module above>" stands for the last component sample before this call.
+      const module = samples.filter((s) => s.kind === 'duet-component' && s.index < sample.index).at(-1)
+      const code = sample.code.replaceAll('<channel_id>', channel).replace('"<the module above>"', () => JSON.stringify(module?.code ?? ''))
+      const call = JSON.parse(code) as { tool: string; arguments: Record<string, unknown> }
       expect(Object.keys(call).sort(), label(sample)).toEqual(['arguments', 'tool'])
-      if (needsDisplayTools(sample)) {
-        // Until the display tools exist, record the render they would, so the samples after it run.
-        if (call.tool === 'display_ui_to_user') server.store.recordRender(channel, { kind: 'html', html: String(call.arguments.html) })
-        continue
-      }
       if (call.tool === 'poll_agent_messages') await channels.send(channel, 'app-to-agent', { event: 'ask', data: 'from the app' })
       const result = await server.call(call.tool, call.arguments)
       expect(result.isError, `${label(sample)}: ${textOf(result)}`).toBeFalsy()
+      // A display tool (or load_app) opened a fresh channel; the samples after it use that one.
+      if (typeof result.structuredContent?.channel_id === 'string') channel = result.structuredContent.channel_id
       if (call.tool === 'poll_agent_messages') expect(result.structuredContent.messages).toMatchObject([{ event: 'ask', data: 'from the app' }])
     }
   })

@@ -1,8 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { transform } from 'esbuild'
+import { runInThisContext } from 'node:vm'
 import type { Component } from 'duet'
+import { compileComponent } from '../../src/apps/compile-component.js'
+import { MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from '../../src/apps/shell/globals.js'
 
 /** One fenced code sample of a recipe. */
 export interface Sample {
@@ -22,19 +21,24 @@ export function samplesOf(recipe: string, text: string): Sample[] {
   return [...text.matchAll(FENCE)].map((m, i) => ({ recipe, index: i + 1, lang: m[1], kind: m[2] ?? '', code: m[3] }))
 }
 
-let moduleDir: string | undefined
-
 /**
- * Compiles a `jsx duet-component` sample the way display_component will (JSX with Duet's automatic
- * runtime, nothing else) and imports its default export.
+ * Compiles a `jsx duet-component` sample with display_component's compiler and runs the script in the
+ * test process the way the display shell does in the iframe: the shared modules on a global, the
+ * default export handed to the mount function.
  */
 export async function importComponent(sample: Sample): Promise<Component> {
-  const { code } = await transform(sample.code, { loader: 'jsx', jsx: 'automatic', jsxImportSource: 'duet', format: 'esm' })
-  moduleDir ??= mkdtempSync(join(tmpdir(), 'duet-recipe-samples-'))
-  const file = join(moduleDir, `${sample.recipe}-${sample.index}.mjs`)
-  writeFileSync(file, code)
-  const module = await import(/* @vite-ignore */ file)
-  return module.default as Component
+  const { script } = await compileComponent(sample.code)
+  const scope = globalThis as Record<string, unknown>
+  scope[SHARED_MODULES_GLOBAL] = { duet: await import('duet'), 'duet/jsx-runtime': await import('duet/jsx-runtime'), 'duet/mcp': await import('duet/mcp') }
+  let mounted: Component | undefined
+  scope[MOUNT_GLOBAL] = (component: Component) => { mounted = component }
+  try {
+    runInThisContext(script, { filename: `${sample.recipe}-${sample.index}.js` })
+  } finally {
+    delete scope[MOUNT_GLOBAL]
+    delete scope[SHARED_MODULES_GLOBAL]
+  }
+  return mounted!
 }
 
 /** Splits a shell line into words, honouring single and double quotes (no expansions). */

@@ -122,7 +122,7 @@ describe('the round trips', () => {
   it('recipes as tools and as prompts', async () => {
     const list = await server.call('list_recipes')
     const names = list.structuredContent.recipes.map((r: { name: string }) => r.name)
-    expect(names).toEqual(['getting-started', 'bidirectional-events', 'duet-components', 'margin-comments', 'content-viewer', 'host-capabilities', 'debugging'])
+    expect(names).toEqual(['getting-started', 'bidirectional-events', 'duet-components', 'margin-comments', 'declaration-reader', 'content-viewer', 'host-capabilities', 'debugging'])
     expect(textOf(await server.call('get_recipe', { name: 'content-viewer' }))).toMatch(/^# Content viewer/)
     const { prompts } = await server.client.listPrompts()
     expect(prompts.map((p) => p.name)).toEqual(names)

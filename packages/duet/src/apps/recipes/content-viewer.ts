@@ -93,7 +93,7 @@ Viewer.model = {
 export default Viewer
 \`\`\`
 
-Give the app a fixed height in CSS (for example \`min-height: 480px\`) rather than \`100vh\`: inline
-iframes are sized to their content, and viewport units collapse there.
+The app needs no fixed height: the display shell reports its content's height and the host sizes the
+frame to it. Avoid \`100vh\` and \`height: 100%\` on the page, which only mean the frame's current size.
 `,
 }

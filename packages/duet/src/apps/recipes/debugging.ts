@@ -46,23 +46,21 @@ Logged.model = {
 export default Logged
 \`\`\`
 
-In an HTML fragment, catch what would otherwise vanish:
+In an HTML fragment, the display shell already shows an uncaught error in the app and writes it to
+the log with the channel id. Log your own milestones with \`duet.log\`:
 
 \`\`\`html fragment
 <script>
-  const log = (level, message, data) =>
-    window.app.callServerTool({ name: 'write_server_log', arguments: { level, message, data } }).catch(() => {})
-  window.addEventListener('error', (e) => log('error', e.message, { source: e.filename, line: e.lineno }))
-  window.addEventListener('unhandledrejection', (e) => log('error', String(e.reason)))
-  log('info', 'app started')
+  duet.ready.then((channel) => duet.log('info', 'app started', { channel }))
+  document.addEventListener('click', (e) => duet.log('debug', 'click', { on: e.target.tagName }))
 </script>
 \`\`\`
 
 ## Symptoms
 
 - **Blank app**: a script threw before drawing anything; look for an \`error\` line in the log. If
-  the log is empty too, the bridge never connected: check that the fragment has no \`<iframe
-  srcdoc>\` and loads nothing from a host outside the allowed list.
+  the log is empty too, the app never reached the host: check that the fragment has no \`<iframe
+  srcdoc>\` and loads nothing from the network (apps have no network access).
 - **Nothing happens on a click**: the handler is not bound; log from it to see.
 - **A tool call fails**: the error text starts with a code (\`INVALID_NAME\`, \`NOT_FOUND\`,
   \`TOO_LARGE\`, ...) and says what to change.

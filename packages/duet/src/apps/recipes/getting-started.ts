@@ -12,9 +12,10 @@ while it is open. Read this first; the other recipes go deeper.
 
 ## The pieces
 
-- **Display tools** show an app: \`display_ui_to_user\` renders an HTML fragment, \`display_component\`
+- **Display tools** show an app: \`display_ui_to_user\` renders an HTML fragment, whose scripts get
+  \`window.duet\` (\`notifyAgent\`, \`onAgentMessage\`, \`callTool\`, \`log\`, ...), and \`display_component\`
   renders a Duet component (see the \`duet-components\` recipe). Each render gets its own channel,
-  whose id the tool returns; keep it.
+  whose id the tool returns; keep it. The app grows to fit its content.
 - **Channels** carry messages both ways while the app is open: you send with \`notify_ui\` and read
   with \`poll_agent_messages\`; the app uses \`notify_agent\` and \`poll_ui_messages\`, which you do not
   see. See \`bidirectional-events\`.

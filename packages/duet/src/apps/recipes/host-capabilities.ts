@@ -70,21 +70,19 @@ export default Capabilities
 
 ## In an HTML fragment
 
-The page's \`window.app\` is the connected MCP Apps \`App\` from \`@modelcontextprotocol/ext-apps\`.
-An inspector that logs what the host reports, for you to read with \`tail_server_log\`:
+Scripts of a \`display_ui_to_user\` fragment get \`window.duet\`: \`duet.host\` is the handshake answer
+(\`{ hostInfo, hostCapabilities }\`), \`duet.hostContext\` the current context, and \`duet.onTheme(fn)\`
+hears every change. An inspector that logs what the host reports, for you to read with
+\`tail_server_log\`:
 
 \`\`\`html fragment
 <button id="inspect">Report host capabilities</button>
 <pre id="out"></pre>
 <script>
   document.getElementById('inspect').addEventListener('click', async () => {
-    const report = {
-      host: window.app.getHostVersion(),
-      capabilities: window.app.getHostCapabilities(),
-      context: window.app.getHostContext(),
-    }
+    const report = { host: duet.host, context: duet.hostContext }
     document.getElementById('out').textContent = JSON.stringify(report, null, 2)
-    await window.app.callServerTool({ name: 'write_server_log', arguments: { level: 'info', message: 'host report', data: report } })
+    await duet.log('info', 'host report', report)
   })
 </script>
 \`\`\`

@@ -1,5 +1,6 @@
 import { bidirectionalEvents } from './bidirectional-events.js'
 import { contentViewer } from './content-viewer.js'
+import { declarationReader } from './declaration-reader.js'
 import { debugging } from './debugging.js'
 import { duetComponents } from './duet-components.js'
 import { gettingStarted } from './getting-started.js'
@@ -15,6 +16,7 @@ export const RECIPES: readonly Recipe[] = Object.freeze([
   bidirectionalEvents,
   duetComponents,
   marginComments,
+  declarationReader,
   contentViewer,
   hostCapabilities,
   debugging,

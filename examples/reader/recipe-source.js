@@ -1,0 +1,64 @@
+// The reader as one display_component module: declaration.js, selection.js and Reader.jsx joined, their
+// local imports and exports dropped. The duet package ships it as the `declaration-reader` recipe;
+//   node examples/reader/recipe-source.js --write
+// regenerates packages/duet/src/apps/recipes/declaration-reader.ts after the reader changes (a test
+// in packages/duet fails until then).
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const read = (name) => readFileSync(fileURLToPath(new URL(`./src/${name}`, import.meta.url)), 'utf8')
+
+/** The module text an agent passes to display_component to show the reader. */
+export function readerModuleSource() {
+  const local = (text) => text.replace(/^import .* from '\.\/.*'\n/gm, '').replace(/^export (const|function) /gm, '$1 ')
+  const reader = read('Reader.jsx')
+  const imports = reader.match(/^import .* from 'duet'\n/gm) ?? []
+  const body = local(reader).replace(/^import .* from 'duet'\n/gm, '')
+  return [imports.join('').trim(), local(read('declaration.js')).trim(), local(read('selection.js')).trim(), body.trim()].join('\n\n') + '\n'
+}
+
+/** The recipe module's TypeScript source, with the module text as one template literal. */
+export function recipeFile() {
+  const escape = (s) => s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')
+  return `import type { Recipe } from './recipe.js'
+
+// Generated from examples/reader by \`node examples/reader/recipe-source.js --write\`; do not edit by hand.
+
+/** The \`declaration-reader\` recipe: the complete reader example as one display_component module. */
+export const declarationReader: Recipe = {
+  name: 'declaration-reader',
+  title: 'The Declaration reader: a complete margin-comments app',
+  description: 'The complete Declaration of Independence reader as one display_component module: render it as is, then answer questions beside passages.',
+  text: \`# The Declaration reader: a complete margin-comments app
+
+The user selects words in a passage of the Declaration of Independence and asks about them; each
+question reaches you as an \\\`ask\\\` message and your answer appears beside the passage, in threads
+with follow-ups. This is the \\\`examples/reader\\\` app of the Duet repository as one module, ready for
+\\\`display_component\\\`. The protocol is the one of the \\\`margin-comments\\\` recipe.
+
+\\\`\\\`\\\`jsx duet-component
+${escape(readerModuleSource())}\\\`\\\`\\\`
+
+Show it, passing the module above as \\\`source\\\`:
+
+\\\`\\\`\\\`json tool-call
+{ "tool": "display_component", "arguments": { "title": "Declaration reader", "source": "<the module above>" } }
+\\\`\\\`\\\`
+
+Then wait for questions (a background \\\`duet wait <channel_id>\\\`, or \\\`poll_agent_messages\\\` with
+\\\`wait_seconds\\\`). Each \\\`ask\\\` carries \\\`{ thread_id, quote, question, paragraph_id, paragraph, history }\\\`;
+answer it on the same thread in two to four sentences:
+
+\\\`\\\`\\\`json tool-call
+{ "tool": "notify_ui", "arguments": { "channel_id": "<channel_id>", "event": "answer", "data": { "thread_id": "t1", "text": "It announces that the colonies are separating from Britain." } } }
+\\\`\\\`\\\`
+\`,
+}
+`
+}
+
+if (process.argv.includes('--write')) {
+  const target = fileURLToPath(new URL('../../packages/duet/src/apps/recipes/declaration-reader.ts', import.meta.url))
+  writeFileSync(target, recipeFile())
+  process.stdout.write(`wrote ${target}\n`)
+}
