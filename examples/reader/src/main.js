@@ -1,8 +1,8 @@
 import { run } from 'duet'
-import { makeMcpAppDriver } from 'duet/mcp'
+import { agentChannel, makeMcpAppDriver } from 'duet/mcp'
 import Reader from './Reader.jsx'
 import './styles.css'
 
-// No channel here: the tool that shows the reader (open_reader, or display_component) returns it as
-// structuredContent.channel_id, and the driver takes it from that result.
-run(Reader, { MCP: makeMcpAppDriver({ appInfo: { name: 'reader', version: '1.0.0' } }) })
+// agentChannel() with no id: the tool that shows the reader (open_reader, or display_component)
+// returns the channel as structuredContent.channel_id, and the driver takes it from that result.
+run(Reader, { MCP: makeMcpAppDriver({ appInfo: { name: 'reader', version: '1.0.0' }, channel: agentChannel() }) })

@@ -1,3 +1,5 @@
+import { CodedError } from '../server/errors.js'
+
 /**
  * Local error codes of the agent-apps room. A tool turns them into a result with `isError: true`
  * whose text starts with the code, so the model can read what went wrong and what to do instead.
@@ -21,13 +23,6 @@ export type AgentAppsErrorCode =
   | 'COMPILE_ERROR'
 
 /** Error thrown by the agent-apps store: `code` says what went wrong, `message` how to fix it. */
-export class AgentAppsError extends Error {
+export class AgentAppsError extends CodedError<AgentAppsErrorCode> {
   override readonly name = 'AgentAppsError'
-  constructor(
-    readonly code: AgentAppsErrorCode,
-    message: string,
-    readonly data?: Record<string, unknown>,
-  ) {
-    super(message)
-  }
 }

@@ -48,7 +48,8 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
   app.tool('load_app', {
     description: 'Load a saved app by name: its HTML or component source and props, to display again.',
     inputSchema: { name: z.string().describe('a name from list_saved_apps') },
-    annotations: { readOnlyHint: true },
+    // With the display tools it shows the app again on a fresh channel, which is a write.
+    annotations: onLoad ? { readOnlyHint: false, idempotentHint: false } : { readOnlyHint: true },
     ...(loadMeta && { _meta: loadMeta }),
   }, (args: { name: string }, extra: ToolExtra) => guarded(() => {
     const saved = store.loadApp(args.name)

@@ -4,7 +4,7 @@ import {
   type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
 } from './store.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
-import { Bell, bellKey, waitFor } from './wake.js'
+import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
 
 // Nothing outside this process can write, so every change rings the bell; the poll is only a safety net.
 const FALLBACK_POLL_MS = 5_000
@@ -109,11 +109,7 @@ class MemoryChannelStore implements ChannelStore {
   }
 
   async waitForMail(id: string, direction: Direction, wait: number, signal?: AbortSignal): Promise<number> {
-    checkChannelId(id)
-    checkDirection(direction)
-    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: waitMs(wait, 'waitForMail: waitMs'), signal, fallbackPollMs: FALLBACK_POLL_MS },
-      async () => { const n = await this.peek(id, direction); return n > 0 ? n : undefined })
-    return found ?? 0
+    return waitForPending(this.bell, { id, direction, wait, signal }, FALLBACK_POLL_MS, () => this.peek(id, direction))
   }
 
   async close(id: string): Promise<void> {

@@ -5,7 +5,7 @@ import {
   type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
 } from './store.js'
 import { TOMBSTONE_TTL_FACTOR } from './sweeper.js'
-import { Bell, bellKey, waitFor } from './wake.js'
+import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
 
 // Rings travel by pub/sub; the poll only covers a reconnect that dropped a ring.
 const FALLBACK_POLL_MS = 1_000
@@ -184,13 +184,11 @@ class RedisChannelStore implements ChannelStore {
   }
 
   async waitForMail(id: string, direction: Direction, wait: number, signal?: AbortSignal): Promise<number> {
+    // Checked here too, so a bad request fails before it opens the subscriber connection.
     checkChannelId(id)
     checkDirection(direction)
-    const ms = waitMs(wait, 'waitForMail: waitMs')
-    if (ms > 0) await this.subscribe()
-    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: ms, signal, fallbackPollMs: FALLBACK_POLL_MS },
-      async () => { const n = await this.peek(id, direction); return n > 0 ? n : undefined })
-    return found ?? 0
+    if (waitMs(wait, 'waitForMail: waitMs') > 0) await this.subscribe()
+    return waitForPending(this.bell, { id, direction, wait, signal }, FALLBACK_POLL_MS, () => this.peek(id, direction))
   }
 
   async close(id: string): Promise<void> {

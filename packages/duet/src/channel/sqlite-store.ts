@@ -6,7 +6,7 @@ import {
   ChannelError, checkChannelId, checkDirection, closedError, mintChannelId,
   type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
 } from './store.js'
-import { Bell, bellKey, waitFor, watchDirectory } from './wake.js'
+import { Bell, bellKey, waitFor, waitForPending, watchDirectory } from './wake.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 
 /** The database lives in its own folder so the directory watcher only sees SQLite's files. */
@@ -234,11 +234,7 @@ class SqliteChannelStore implements ChannelStore {
   }
 
   async waitForMail(id: string, direction: Direction, wait: number, signal?: AbortSignal): Promise<number> {
-    checkChannelId(id)
-    checkDirection(direction)
-    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: waitMs(wait, 'waitForMail: waitMs'), signal, fallbackPollMs: FALLBACK_POLL_MS },
-      async () => { const n = await this.peek(id, direction); return n > 0 ? n : undefined })
-    return found ?? 0
+    return waitForPending(this.bell, { id, direction, wait, signal }, FALLBACK_POLL_MS, () => this.peek(id, direction))
   }
 
   async close(id: string): Promise<void> {

@@ -1,4 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs'
+import { waitMs } from './limits.js'
+import { checkChannelId, checkDirection, type Direction } from './store.js'
 
 /**
  * In-process wake-ups for waiting drains. A ring means "something may have changed": a woken waiter
@@ -82,6 +84,24 @@ export async function waitFor<T>(
       disarm()
     }
   }
+}
+
+/**
+ * The stores' `waitForMail`: checks its arguments, then waits on one direction of a channel until
+ * `peek` counts mail, and resolves with that count, or 0 on timeout or abort.
+ */
+export async function waitForPending(
+  bell: Bell,
+  request: { id: string; direction: Direction; wait: number; signal?: AbortSignal | undefined },
+  fallbackPollMs: number,
+  peek: () => Promise<number>,
+): Promise<number> {
+  const { id, direction, signal } = request
+  checkChannelId(id)
+  checkDirection(direction)
+  const ms = waitMs(request.wait, 'waitForMail: waitMs')
+  const found = await waitFor(bell, bellKey(id, direction), { waitMs: ms, signal, fallbackPollMs }, async () => { const n = await peek(); return n > 0 ? n : undefined })
+  return found ?? 0
 }
 
 function sleepUntilRung(rung: Promise<void>, ms: number, signal?: AbortSignal): Promise<void> {

@@ -39,9 +39,8 @@ export function channelOfResult(result: JsonObject): string | undefined {
   return isChannelId(meta) ? meta : undefined
 }
 
+/** What the driver hands an agent channel factory: its host link and timing. */
 export interface ChannelLinkOptions {
-  /** A channel id fixed up front; without it the id is taken from the tool result. */
-  channel?: string
   /** False when the view has no host: `notify` then fails at once instead of waiting for a channel. */
   hasHost?: boolean
   /** Calls a server tool through the host and resolves with its result (an `isError` result resolves too). */
@@ -62,16 +61,34 @@ export interface ChannelLink {
   stop(): void
 }
 
-const noChannel = (why: string) => new McpAppError(McpAppErrorCode.NoChannel, `No Duet channel for this view: ${why}. Show it with a tool whose result carries channel_id, or pass makeMcpAppDriver({ channel }).`)
+/** Pass as `makeMcpAppDriver({ channel: agentChannel() })`; a view without it carries no channel code. */
+export type AgentChannelFactory = (options: ChannelLinkOptions) => ChannelLink
+
+const noChannel = (why: string) => new McpAppError(McpAppErrorCode.NoChannel, `No Duet channel for this view: ${why}. Show it with a tool whose result carries channel_id, or pass makeMcpAppDriver({ channel: agentChannel('<channel id>') }).`)
 const gone = () => new McpAppError(McpAppErrorCode.Disposed, 'The view was torn down or disposed; its channel is closed')
+
+/**
+ * The view's end of a Duet channel, for `makeMcpAppDriver({ channel: agentChannel() })`: it serves the
+ * `notifyAgent` sink and `MCP.select('agent-message')`. Without `id` the channel is the one the view's
+ * tool result names (`structuredContent.channel_id`, else `_meta['duet/channel_id']`), as Duet's
+ * display tools and app tools return it; with `id` it is that channel from the start.
+ *
+ * @example run(App, { MCP: makeMcpAppDriver({ channel: agentChannel() }) })
+ */
+export function agentChannel(id?: string): AgentChannelFactory {
+  if (id !== undefined && !isChannelId(id)) {
+    throw new McpAppError(McpAppErrorCode.InvalidOption, "agentChannel: id must be a channel id: 1-64 letters, digits, '-' or '_' (the channel_id a display tool returned), or omitted to take it from the tool result")
+  }
+  return (options) => createChannelLink(id, options)
+}
 
 /**
  * Links the view to its channel. Messages are drained one long poll at a time, so they are emitted
  * in the order the agent sent them; a failed poll is retried after an exponential back-off.
  */
-export function createChannelLink(options: ChannelLinkOptions): ChannelLink {
+function createChannelLink(fixed: string | undefined, options: ChannelLinkOptions): ChannelLink {
   const pollWaitMs = Math.floor(Math.min(POLL_WAIT_MS, options.timeoutMs / 2))
-  let channel = options.channel
+  let channel = fixed
   let stopped = false
   // Settles once: with the id the tool result names, or with the reason there is none.
   let settle!: (id: string | Error) => void

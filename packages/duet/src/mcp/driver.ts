@@ -6,7 +6,7 @@ import { McpAppError, McpAppErrorCode } from './errors.js'
 import { RpcCode, RpcError, isObject, type JsonObject } from './json-rpc.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
 import { toOutgoing, toolErrorText } from './sinks.js'
-import { createChannelLink, isChannelId } from './channel.js'
+import type { AgentChannelFactory, ChannelLink } from './channel.js'
 import { createSourceHub, type McpSource } from './sources.js'
 import { applyHostContext } from './theme.js'
 
@@ -32,10 +32,10 @@ export interface McpAppDriverOptions {
   /** The view's window (tests inject a fake). Default the global `window`. */
   window?: Window & typeof globalThis
   /**
-   * The Duet channel the view talks to the agent on (`notifyAgent` sink, `agent-message` source).
-   * Default: the `channel_id` of the view's tool result, as Duet's display tools and app tools return it.
+   * `agentChannel()`: the Duet channel the view talks to the agent on (`notifyAgent` sink,
+   * `agent-message` source). A view without it carries no channel code; `notifyAgent` then fails with `NO_CHANNEL`.
    */
-  channel?: string
+  channel?: AgentChannelFactory
   /** The host's window; `null` for "no host". Default `window.parent` when the view is framed. */
   host?: HostWindow | null
 }
@@ -67,7 +67,7 @@ function checkOptions(o: McpAppDriverOptions): void {
   if (o.confirm !== undefined && typeof o.confirm !== 'function') fail('confirm', 'must be a function returning a boolean or a promise of one')
   if (o.protocolVersion !== undefined && (typeof o.protocolVersion !== 'string' || o.protocolVersion === '')) fail('protocolVersion', "must be a non-empty string such as '2026-01-26'")
   if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0)) fail('timeoutMs', 'must be a positive number of milliseconds (Infinity for none)')
-  if (o.channel !== undefined && !isChannelId(o.channel)) fail('channel', "must be a channel id: 1-64 letters, digits, '-' or '_' (the channel_id a display tool returned)")
+  if (o.channel !== undefined && typeof o.channel !== 'function') fail('channel', "must be agentChannel() or agentChannel('<channel id>') (import it from duet/mcp)")
 }
 
 function defaultHost(win: (Window & typeof globalThis) | undefined): HostWindow | null {
@@ -111,8 +111,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     }
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT
-    const channel = createChannelLink({
-      channel: options.channel,
+    const channel: ChannelLink | undefined = options.channel?.({
       hasHost: host !== null,
       callTool: (name, args) => client.request('tools/call', { name, arguments: args }),
       timeoutMs,
@@ -127,7 +126,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
           case 'ui/notifications/tool-input': return void hub.emit('tool-input', isObject(params.arguments) ? params.arguments : {})
           case 'ui/notifications/tool-input-partial': return void hub.emit('tool-input-partial', isObject(params.arguments) ? params.arguments : {})
           case 'ui/notifications/tool-result':
-            channel.onToolResult(params)
+            channel?.onToolResult(params)
             return void hub.emit('tool-result', params)
           case 'ui/notifications/tool-cancelled': return void hub.emit('tool-cancelled', params)
           case 'ui/notifications/host-context-changed': return onContext(params)
@@ -146,7 +145,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
 
     // Answered once the actions the teardown caused have been reduced and rendered.
     function teardown(params: JsonObject): Promise<JsonObject> {
-      channel.stop()
+      channel?.stop()
       return new Promise((resolve) => {
         let done = false
         const finish = () => {
@@ -201,6 +200,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     async function handle(sink: unknown) {
       try {
         if (isObject(sink) && 'notifyAgent' in sink) {
+          if (!channel) throw new McpAppError(McpAppErrorCode.NoChannel, "notifyAgent: this view has no agent channel; make its driver with makeMcpAppDriver({ channel: agentChannel() }) (import agentChannel from duet/mcp)")
           reply(sink, 'ok', await channel.notify(sink.notifyAgent))
           return
         }
@@ -230,12 +230,13 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
       complete: () => {
         disposed = true
         for (const cleanup of cleanups.splice(0)) cleanup()
-        channel.stop()
+        channel?.stop()
         client.dispose()
         hub.dispose()
       },
     })
 
-    return { select: (name) => (name === 'agent-message' ? channel.messages() : hub.source.select(name)) }
+    // Without a channel, 'agent-message' is an ordinary hub name that nothing ever emits on.
+    return { select: (name) => (name === 'agent-message' && channel ? channel.messages() : hub.source.select(name)) }
   }
 }

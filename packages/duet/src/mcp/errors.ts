@@ -10,7 +10,7 @@ export const McpAppErrorCode = {
   InvalidSink: 'INVALID_SINK',
   /** `makeMcpAppDriver` was given an invalid option. */
   InvalidOption: 'INVALID_OPTION',
-  /** `notifyAgent` had no channel: none was given and the view's tool result named none. */
+  /** `notifyAgent` had no channel: the driver was made without `agentChannel()`, or the view's tool result named none. */
   NoChannel: 'NO_CHANNEL',
   /** A channel tool (`notify_agent`) answered with an error result. */
   ToolFailed: 'TOOL_FAILED',

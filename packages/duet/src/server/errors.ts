@@ -14,16 +14,20 @@ export type AppServerErrorCode =
   /** The HTTP port could not be bound (in use, no permission); `data` holds `{ host, port, cause }`. */
   | 'LISTEN_FAILED'
 
-/** Error thrown by `duet/server`: `code` says what went wrong, `message` how to fix it. */
-export class AppServerError extends Error {
-  override readonly name = 'AppServerError'
+/** The server side's error shape: `code` says what went wrong, `message` how to fix it, `data` what was at fault. */
+export class CodedError<Code extends string> extends Error {
   constructor(
-    readonly code: AppServerErrorCode,
+    readonly code: Code,
     message: string,
     readonly data?: Record<string, unknown>,
   ) {
     super(message)
   }
+}
+
+/** Error thrown by `duet/server`: `code` says what went wrong, `message` how to fix it. */
+export class AppServerError extends CodedError<AppServerErrorCode> {
+  override readonly name = 'AppServerError'
 }
 
 /** Throws `INVALID_OPTION` naming the factory and the option, so a config mistake fails at startup. */

@@ -1,44 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Client } from '@modelcontextprotocol/client'
 import type { Browser, Frame } from 'playwright-core'
-import { build } from 'vite'
-import { viteSingleFile } from 'vite-plugin-singlefile'
-import { duet } from '../../src/build/vite-plugin.js'
 import type { AppServer, Listening } from 'duet/server'
 import { launchBrowser } from '../support/browser.js'
+import { buildExample } from '../support/build-example.js'
 import type { HostPage } from '../support/host/index.js'
 import { tempDataDir } from './harness.js'
 import { askAbout, connectHttp, deliverToolCall, openServerView, shotPath } from './display-e2e-harness.js'
 
 // The Declaration reader, built as its example ships it, shown by its example server's open_reader
 // tool in the official AppBridge host; the SDK client answers its questions as the agent would.
-
-const readerRoot = fileURLToPath(new URL('../../../../examples/reader/', import.meta.url))
-const src = (p: string) => fileURLToPath(new URL(`../../src/${p}`, import.meta.url))
-
-/** The reader as one HTML file, built against duet's source (not a possibly stale dist). */
-async function buildReader(): Promise<string> {
-  const out: any = await build({
-    root: readerRoot,
-    configFile: false,
-    logLevel: 'silent',
-    plugins: [duet(), viteSingleFile()],
-    resolve: {
-      alias: [
-        { find: /^duet\/jsx-runtime$/, replacement: src('jsx/jsx-runtime.ts') },
-        { find: /^duet\/jsx-dev-runtime$/, replacement: src('jsx/jsx-dev-runtime.ts') },
-        { find: /^duet\/mcp$/, replacement: src('mcp/index.ts') },
-        { find: /^duet$/, replacement: src('index.ts') },
-      ],
-    },
-    build: { write: false },
-  })
-  const page = (Array.isArray(out) ? out : [out]).flatMap((o: any) => o.output).find((f: any) => f.fileName === 'index.html')
-  return String(page.source)
-}
 
 let tmp: ReturnType<typeof tempDataDir>
 let server: AppServer
@@ -51,7 +24,7 @@ let host: HostPage | undefined
 beforeAll(async () => {
   tmp = tempDataDir()
   const viewFile = join(tmp.dir, 'reader.html')
-  const [html, b] = await Promise.all([buildReader(), launchBrowser()])
+  const [html, b] = await Promise.all([buildExample('reader'), launchBrowser()])
   browser = b
   writeFileSync(viewFile, html)
   const { createReaderServer } = await import('../../../../examples/reader/server/server.js')

@@ -23,15 +23,18 @@ writeFileSync(join(dir, 'entry.jsx'), [
   'export const view = <p className="x">hi</p>',
 ].join('\n'))
 
+// One in-memory, minified Vite build of the fixture folder, with `duet/jsx-runtime` taken from source.
+const viteBuild = (plugins: any[], build$: Record<string, unknown>): Promise<any> => build({
+  root: dir,
+  logLevel: 'silent',
+  configFile: false,
+  plugins,
+  resolve: { alias: [{ find: /^duet\/jsx-runtime$/, replacement: join(__dirname, '../../src/jsx/jsx-runtime.ts') }] },
+  build: { write: false, minify: true, ...build$ },
+})
+
 async function bundle(plugins: any[]): Promise<string> {
-  const out: any = await build({
-    root: dir,
-    logLevel: 'silent',
-    configFile: false,
-    plugins,
-    resolve: { alias: [{ find: /^duet\/jsx-runtime$/, replacement: join(__dirname, '../../src/jsx/jsx-runtime.ts') }] },
-    build: { write: false, minify: true, lib: { entry: join(dir, 'entry.jsx'), formats: ['es'], fileName: 'out' } },
-  })
+  const out = await viteBuild(plugins, { lib: { entry: join(dir, 'entry.jsx'), formats: ['es'], fileName: 'out' } })
   return out[0].output[0].code
 }
 
@@ -65,14 +68,7 @@ describe('duet/vite config', () => {
   it("leaves out Vite's modulepreload polyfill unless the project sets build.modulePreload", async () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="./entry.jsx"></script>')
     const page = async (plugins: any[], modulePreload?: any) => {
-      const out: any = await build({
-        root: dir,
-        logLevel: 'silent',
-        configFile: false,
-        plugins,
-        resolve: { alias: [{ find: /^duet\/jsx-runtime$/, replacement: join(__dirname, '../../src/jsx/jsx-runtime.ts') }] },
-        build: { write: false, minify: true, ...(modulePreload === undefined ? {} : { modulePreload }) },
-      })
+      const out = await viteBuild(plugins, modulePreload === undefined ? {} : { modulePreload })
       return out.output.filter((f: any) => f.fileName.endsWith('.js')).map((f: any) => f.code).join('\n')
     }
     expect(await page([duet()])).not.toContain('modulepreload')

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { makeMcpAppDriver, McpAppError } from 'duet/mcp'
+import { agentChannel, makeMcpAppDriver, McpAppError } from 'duet/mcp'
 import { collect, fakeHost, harness, sinkValue, tick, until } from './fake-host.js'
 
 type Json = Record<string, any>
@@ -56,7 +56,7 @@ function start(options: Parameters<typeof makeMcpAppDriver>[0] = {}, tweak?: (ha
   const fake = fakeHost({ 'tools/call': tweak ? tweak(server.handler) : server.handler })
   const h = harness()
   open.push(h)
-  const MCP = makeMcpAppDriver({ window: fake.win as any, host: fake.host, ...options })(h.sink$, h.context)
+  const MCP = makeMcpAppDriver({ window: fake.win as any, host: fake.host, channel: agentChannel(), ...options })(h.sink$, h.context)
   return { fake, server, h, MCP }
 }
 
@@ -81,7 +81,7 @@ describe("MCP.select('agent-message')", () => {
   })
 
   it('uses the channel option at once, without waiting for a tool result', async () => {
-    const { server, MCP } = start({ channel: CH })
+    const { server, MCP } = start({ channel: agentChannel(CH) })
     const got = collect(MCP.select('agent-message'))
     await until(() => server.polls().length === 1, 'the first poll')
     server.push(CH, { event: 'hello' })
@@ -110,7 +110,7 @@ describe("MCP.select('agent-message')", () => {
   })
 
   it('backs off after failed polls and recovers', async () => {
-    const { server, MCP } = start({ channel: CH })
+    const { server, MCP } = start({ channel: agentChannel(CH) })
     server.fail('STORE_UNAVAILABLE: the store is busy', Object.assign(new Error('host hiccup'), { code: -32603 }))
     const got = collect(MCP.select('agent-message'))
     await until(() => server.polls().length === 3, 'two retries', 10_000)
@@ -123,7 +123,7 @@ describe("MCP.select('agent-message')", () => {
   it('stops for good on a closed channel', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
-      const { server, MCP } = start({ channel: CH })
+      const { server, MCP } = start({ channel: agentChannel(CH) })
       server.fail("CHANNEL_CLOSED: Channel 'x' is closed or expired.")
       collect(MCP.select('agent-message'))
       await until(() => warn.mock.calls.length === 1, 'the warning')
@@ -136,7 +136,7 @@ describe("MCP.select('agent-message')", () => {
   })
 
   it('polls only while someone listens, and keeps what arrived after the last listener left', async () => {
-    const { server, MCP } = start({ channel: CH })
+    const { server, MCP } = start({ channel: agentChannel(CH) })
     const stream = MCP.select('agent-message')
     const first: any[] = []
     const listener = { next: (m: any) => first.push(m), error: () => {}, complete: () => {} }
@@ -156,7 +156,7 @@ describe("MCP.select('agent-message')", () => {
   })
 
   it('stops polling on teardown and on dispose', async () => {
-    const { fake, server, MCP, h } = start({ channel: CH })
+    const { fake, server, MCP, h } = start({ channel: agentChannel(CH) })
     const got = collect(MCP.select('agent-message'))
     await until(() => server.polls().length === 1, 'the first poll')
     await fake.request('ui/resource-teardown', {})
@@ -165,7 +165,7 @@ describe("MCP.select('agent-message')", () => {
     expect(got).toEqual([])
     expect(server.polls()).toHaveLength(1)
     h.dispose()
-    const after = start({ channel: CH })
+    const after = start({ channel: agentChannel(CH) })
     collect(after.MCP.select('agent-message'))
     await until(() => after.server.polls().length === 1, 'the first poll')
     after.h.dispose()
@@ -203,11 +203,11 @@ describe('the notifyAgent sink', () => {
     fake.notify('ui/notifications/tool-result', toolResult({ city: 'Oslo' }))
     const { kind, data } = await v.replied
     expect(kind).toBe('error')
-    expect(data).toMatchObject({ code: 'NO_CHANNEL', error: expect.stringMatching(/named no channel_id.*makeMcpAppDriver\(\{ channel \}\)/) })
+    expect(data).toMatchObject({ code: 'NO_CHANNEL', error: expect.stringMatching(/named no channel_id.*makeMcpAppDriver\(\{ channel: agentChannel\('<channel id>'\) \}\)/) })
   })
 
   it('reports a tool error and a malformed value through the error action', async () => {
-    const { h } = start({ channel: CH }, (handler) => async (p) => (p.name === 'notify_agent' ? { isError: true, content: [{ type: 'text', text: 'PAYLOAD_TOO_LARGE: over 1 MiB' }] } : handler(p)))
+    const { h } = start({ channel: agentChannel(CH) }, (handler) => async (p) => (p.name === 'notify_agent' ? { isError: true, content: [{ type: 'text', text: 'PAYLOAD_TOO_LARGE: over 1 MiB' }] } : handler(p)))
     const tooBig = sinkValue({ notifyAgent: { event: 'ask', data: 'x' }, error: 'FAILED' })
     h.send(tooBig.value)
     expect(await tooBig.replied).toMatchObject({ kind: 'error', data: { code: 'TOOL_FAILED', error: 'notify_agent failed: PAYLOAD_TOO_LARGE: over 1 MiB' } })
@@ -219,9 +219,27 @@ describe('the notifyAgent sink', () => {
   })
 })
 
-it('rejects a malformed channel option when the driver is made', () => {
-  for (const channel of ['', 'a/b', 'x'.repeat(65), 42]) {
-    expect(() => makeMcpAppDriver({ channel: channel as any }), String(channel)).toThrow(McpAppError)
-    expect(() => makeMcpAppDriver({ channel: channel as any })).toThrow(/makeMcpAppDriver: option channel/)
+it('rejects a malformed channel id and a channel option that is not agentChannel', () => {
+  for (const id of ['', 'a/b', 'x'.repeat(65), 42]) {
+    expect(() => agentChannel(id as any), String(id)).toThrow(McpAppError)
+    expect(() => agentChannel(id as any)).toThrow(/agentChannel: id must be a channel id/)
   }
+  for (const channel of [CH, true, {}]) {
+    expect(() => makeMcpAppDriver({ channel: channel as any }), String(channel)).toThrow(/makeMcpAppDriver: option channel must be agentChannel\(\)/)
+  }
+})
+
+describe('a driver made without agentChannel()', () => {
+  it('answers notifyAgent with NO_CHANNEL, never calls a channel tool, and emits no agent-message', async () => {
+    const { fake, server, h, MCP } = start({ channel: undefined })
+    const got = collect(MCP.select('agent-message'))
+    fake.notify('ui/notifications/tool-result', toolResult({ channel_id: CH }))
+    const v = sinkValue({ notifyAgent: { event: 'ask', data: 1 }, error: 'FAILED' })
+    h.send(v.value)
+    expect(await v.replied).toMatchObject({ kind: 'error', data: { code: 'NO_CHANNEL', error: expect.stringMatching(/no agent channel.*agentChannel\(\)/) } })
+    server.push(CH, { event: 'never seen' })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(server.calls).toEqual([])
+    expect(got).toEqual([])
+  })
 })

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Frame } from 'playwright-core'
 import { launchBrowser } from '../support/browser.js'
 import { bundleScript, openHostPage, type HostPage } from '../support/host/index.js'
-import { buildForecast } from './e2e/build-forecast.js'
+import { buildExample } from '../support/build-example.js'
 
 // Strings only zod or the MCP SDK carry; the official App's bundle is the positive control.
 const FOREIGN = ['ZodError', '$ZodType', 'PostMessageTransport', 'Connection closed', 'DEFAULT_REQUEST_TIMEOUT']
@@ -16,7 +16,7 @@ const days = [
 let browser: Browser
 let html: string
 beforeAll(async () => {
-  ;[browser, html] = await Promise.all([launchBrowser(), buildForecast()])
+  ;[browser, html] = await Promise.all([launchBrowser(), buildExample('forecast')])
 })
 afterAll(async () => { await browser?.close() })
 

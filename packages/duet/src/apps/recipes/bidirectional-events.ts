@@ -17,7 +17,9 @@ The app and you share a channel. Each side writes through one tool and reads thr
 Messages are \`{ id, event, data }\`, delivered once each, oldest first. \`data\` is any JSON value.
 
 In a Duet component, the app side is the \`MCP\` driver: the sink value
-\`{ notifyAgent: { event, data } }\` sends, and \`MCP.select('agent-message')\` receives:
+\`{ notifyAgent: { event, data } }\` sends, and \`MCP.select('agent-message')\` receives. Under
+\`display_component\` the driver is already on the render's channel; a Duet view built and served
+on its own opts in with \`makeMcpAppDriver({ channel: agentChannel() })\` (both from \`duet/mcp\`):
 
 \`\`\`jsx duet-component
 function Ping({ state }) {

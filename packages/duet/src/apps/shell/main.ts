@@ -4,7 +4,7 @@
 import * as duet from '../../index.js'
 import * as jsxRuntime from '../../jsx/jsx-runtime.js'
 import * as mcp from '../../mcp/index.js'
-import { channelOfResult } from '../../mcp/channel.js'
+import { agentChannel, channelOfResult } from '../../mcp/channel.js'
 import { isObject, type JsonObject } from '../../mcp/json-rpc.js'
 import { toolErrorText } from '../../mcp/sinks.js'
 import type { Component } from '../../runtime/types.js'
@@ -17,7 +17,7 @@ const root = document.getElementById('duet-root')!
 const status = document.getElementById('duet-status')!
 const problem = document.getElementById('duet-error')!
 
-const driver = createSharedDriver({ appInfo: { name: 'duet-display', version: '1.0.0' }, availableDisplayModes: ['inline', 'fullscreen'] })
+const driver = createSharedDriver({ appInfo: { name: 'duet-display', version: '1.0.0' }, availableDisplayModes: ['inline', 'fullscreen'], channel: agentChannel() })
 
 let channelId: string | undefined
 let channelKnown!: (id: string) => void

@@ -1,14 +1,8 @@
-import type { Tool } from '@modelcontextprotocol/client'
+// Type-only: the page shares the node side's description of a server, and no node code comes with it.
+import type { ServerState } from '../connections.js'
 
-/** A server as `/api/state` and the `state` event describe it (mirrors `ServerState` on the node side). */
-export interface ServerView {
-  id: string
-  label: string
-  status: 'connecting' | 'connected' | 'error'
-  error?: string
-  serverInfo?: { name: string; version: string }
-  tools: Tool[]
-}
+/** A server as `/api/state` and the `state` event describe it. */
+export type ServerView = ServerState
 
 /** An error answered by a server (JSON-RPC code) or by the dev server (E_DEV_… code). */
 export class RpcError extends Error {

@@ -1,17 +1,18 @@
 import { fileURLToPath } from 'node:url'
 import { build, type Rolldown } from 'vite'
 
-const src = (p: string) => fileURLToPath(new URL(`../../../src/${p}`, import.meta.url))
-const ROOT = fileURLToPath(new URL('../../../../../examples/forecast/', import.meta.url))
+const src = (p: string) => fileURLToPath(new URL(`../../src/${p}`, import.meta.url))
 
 /**
- * Builds examples/forecast with its own vite config (vite-plugin-singlefile), `duet` resolved to
- * the library's source so the test never runs against a stale dist. Returns the one HTML file.
+ * Builds `examples/<name>` with its own vite config (duet() and vite-plugin-singlefile), with the
+ * `duet` imports resolved to the library's source so a test never runs against a stale dist.
+ * Returns the one self-contained HTML file.
  */
-export async function buildForecast(): Promise<string> {
+export async function buildExample(name: 'forecast' | 'reader'): Promise<string> {
+  const root = fileURLToPath(new URL(`../../../../examples/${name}/`, import.meta.url))
   const out = await build({
-    root: ROOT,
-    configFile: `${ROOT}vite.config.js`,
+    root,
+    configFile: `${root}vite.config.js`,
     logLevel: 'silent',
     resolve: {
       alias: [
@@ -25,6 +26,6 @@ export async function buildForecast(): Promise<string> {
   })
   const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[]
   const page = outputs.flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
-  if (!page || page.type !== 'asset') throw new Error('buildForecast: vite produced no index.html')
+  if (!page || page.type !== 'asset') throw new Error(`buildExample: vite produced no index.html for examples/${name}`)
   return String(page.source)
 }
