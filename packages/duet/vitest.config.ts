@@ -17,7 +17,7 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'duet' } },
   test: {
     name: 'duet',
-    include: ['test/**/*.test.{ts,tsx}'],
+    include: ['test/**/*.test.{ts,tsx,jsx}'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
