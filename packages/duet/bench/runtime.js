@@ -6,22 +6,13 @@ import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { COUNTER_APP, DEPS_ONLY, LIST_PAGE } from './runtime/sources.js'
-import { SHIMS } from '../dist/build/index.js'
+import { duetShims } from '../dist/build/index.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const SIZE_GOAL_KB = 12
 const RATIO_GOAL = 1.5
 const WARMUP = 20
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100)
-
-// The same shims that `duet/vite` applies, so (a) also shows what a starter build ships.
-const globalThisAlias = {
-  name: 'duet-shims',
-  setup(b) {
-    b.onResolve({ filter: /^(globalthis|symbol-observable\/ponyfill)$/ }, (a) => ({ path: a.path, namespace: 'duet-shim' }))
-    b.onLoad({ filter: /.*/, namespace: 'duet-shim' }, (a) => ({ contents: SHIMS[a.path].code, loader: 'js' }))
-  },
-}
 
 async function bundle(contents, minify, plugins = []) {
   const out = await build({
@@ -45,7 +36,7 @@ const kb = (n) => (n / 1024).toFixed(2)
 async function sizes() {
   const app = await bundle(COUNTER_APP, true)
   const deps = await bundle(DEPS_ONLY, true)
-  const aliased = await bundle(COUNTER_APP, true, [globalThisAlias])
+  const aliased = await bundle(COUNTER_APP, true, [duetShims()])
   const appGz = gzipSync(app, { level: 9 }).length
   const aliasedGz = gzipSync(aliased, { level: 9 }).length
   const depsGz = gzipSync(deps, { level: 9 }).length

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, type Plugin } from 'esbuild'
-import { SHIMS } from '../build/globalthis-shim.js'
+import { build } from 'esbuild'
+import { duetShims } from '../build/esbuild-shims.js'
 import { AgentAppsError } from './errors.js'
 
 /** The `ui://` URI of the display shell, fixed in the listing of every tool that shows an app. */
@@ -44,15 +44,6 @@ function shellEntry(): string {
   throw new AgentAppsError('NOT_FOUND', 'The display shell entry (apps/shell/main.js) is missing from the duet package; reinstall duet.', { kind: 'file', name: 'apps/shell/main.js' })
 }
 
-// The same swaps duet/vite makes: xstream's polyfills for browsers that every MCP host outgrew.
-const shims: Plugin = {
-  name: 'duet-shims',
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => (args.path in SHIMS ? { path: args.path, namespace: 'duet-shim' } : undefined))
-    b.onLoad({ filter: /.*/, namespace: 'duet-shim' }, (args) => ({ contents: SHIMS[args.path]!.code, loader: 'js' }))
-  },
-}
-
 async function bundleShell(): Promise<string> {
   const result = await build({
     entryPoints: [shellEntry()],
@@ -64,7 +55,7 @@ async function bundleShell(): Promise<string> {
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',
-    plugins: [shims],
+    plugins: [duetShims()],
   })
   const script = result.outputFiles[0]!.text.replace(/<\/script/gi, '<\\/script')
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
