@@ -4,11 +4,11 @@
 // official AppBridge as host forwarding the view's calls, and `duet wait` as the agent's watcher.
 // Times are read on the page's own clock: from the moment the app sends to the moment the answer is
 // in its DOM. Part of `npm run bench:channel`; also runs alone: node packages/duet/bench/channel-round-trip.js
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { loadTestHelpers } from './support/load-test-helpers.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const RUNS = Number(process.env.BENCH_RUNS ?? 30)
@@ -38,31 +38,6 @@ const FRAGMENT = `<p id="answer">none</p>
     window.__answeredAt = performance.timeOrigin + performance.now()
   })
 </script>`
-
-// The e2e harness and host page are the test suite's (TypeScript). They find their fixtures through
-// import.meta.url, so each file keeps its own URL in the bundle; the bundle is removed after import.
-const ownUrl = {
-  name: 'own-import-meta-url',
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }))
-  },
-}
-
-async function loadHarness() {
-  const outfile = here(`./.bench-round-trip-${process.pid}.mjs`)
-  await build({
-    stdin: { contents: "export * from './display-e2e-harness.ts'; export { launchBrowser } from '../support/browser.ts'", resolveDir: here('../test/apps/'), loader: 'ts' },
-    bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent', plugins: [ownUrl],
-  })
-  try {
-    return await import(pathToFileURL(outfile).href)
-  } finally {
-    rmSync(outfile, { force: true })
-  }
-}
 
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -112,7 +87,7 @@ async function foregroundOnce(agent, frame, channel, n) {
 
 /** Runs both ways of waking the agent and returns their round-trip times in ms. */
 export async function measureRoundTrip(runs = RUNS) {
-  const h = await loadHarness()
+  const h = await loadTestHelpers("export * from './apps/display-e2e-harness.ts'; export { launchBrowser } from './support/browser.ts'")
   const dataDir = mkdtempSync(join(tmpdir(), 'duet-bench-rt-'))
   const serve = await h.startServe(dataDir)
   const browser = await h.launchBrowser()

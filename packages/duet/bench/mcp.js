@@ -1,13 +1,12 @@
 // npm run bench:mcp — size and speed of a Duet MCP App view against the same view on the
 // official ext-apps `App`, both built as one HTML file (vite + vite-plugin-singlefile) and timed
 // in Chromium with the official AppBridge as host. Prints figures and ratios; asserts nothing.
-import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build as esbuild } from 'esbuild'
 import { build } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
 import { duet } from '../dist/build/index.js'
+import { loadTestHelpers } from './support/load-test-helpers.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const RUNS = Number(process.env.BENCH_RUNS ?? 21)
@@ -40,21 +39,6 @@ async function buildView(root, withDuet) {
   })
   const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
   return String(page.source)
-}
-
-// The host page helper is the test suite's (TypeScript); bundle it next to its sources so its
-// relative paths still hold, import it, and remove the bundle afterwards.
-async function loadHostHelpers() {
-  const outfile = here(`../test/support/host/.bench-host-${process.pid}.mjs`)
-  await esbuild({
-    stdin: { contents: "export * from './index.ts'; export { launchBrowser } from '../browser.ts'", resolveDir: here('../test/support/host/'), loader: 'ts' },
-    bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent',
-  })
-  try {
-    return await import(outfile)
-  } finally {
-    rmSync(outfile, { force: true })
-  }
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2 }
@@ -113,7 +97,7 @@ async function main() {
     console.log(`${view.name.padEnd(20)} ${kb(d.length).padEnd(10)} ${kb(dz).padEnd(9)} ${kb(o.length).padEnd(13)} ${kb(oz).padEnd(9)} ${ratio(d.length, o.length).padEnd(10)} ${ratio(dz, oz)}`)
   }
 
-  const helpers = await loadHostHelpers()
+  const helpers = await loadTestHelpers("export * from './support/host/index.ts'; export { launchBrowser } from './support/browser.ts'")
   const browser = await helpers.launchBrowser()
   try {
     console.log(`\nTime in Chromium, official AppBridge host, median of ${RUNS} runs (goal ratio ≤ 0.5)`)

@@ -4,9 +4,9 @@
 import { build } from 'esbuild'
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright-core'
 import { COUNTER_APP, DEPS_ONLY, LIST_PAGE } from './runtime/sources.js'
 import { duetShims } from '../dist/build/index.js'
+import { loadTestHelpers } from './support/load-test-helpers.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const SIZE_GOAL_KB = 12
@@ -53,11 +53,8 @@ const median = (xs) => {
 
 async function listUpdate() {
   const code = Buffer.from(await bundle(LIST_PAGE, true)).toString('utf8')
-  const browser = await chromium.launch({
-    executablePath: process.env.DUET_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  })
+  const { launchBrowser } = await loadTestHelpers("export { launchBrowser } from './support/browser.ts'")
+  const browser = await launchBrowser()
   try {
     const page = await browser.newPage()
     const errors = []
