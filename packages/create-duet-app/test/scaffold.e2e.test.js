@@ -13,7 +13,7 @@ import { launchBrowser } from '../../duet/test/support/browser.ts'
 import { openHostPage } from '../../duet/test/support/host/index.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
-const SHOTS = '/work/notes/shots'
+import { SHOTS_DIR as SHOTS } from '../../duet/test/support/shots.ts'
 const INSTALL_TIMEOUT = 900_000
 
 // A clean environment: none of the npm_* variables of an enclosing `npm test`, and the npm cache

@@ -5,8 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Browser, Frame } from 'playwright-core'
 import { openHostPage, type HostPage } from '../support/host/index.js'
 import { bundle } from '../server/build-fixture.js'
-
-export const SHOTS = '/work/notes/shots'
+import { SHOTS_DIR as SHOTS } from '../support/shots.js'
 
 let bin: Promise<string> | undefined
 /** The `duet` CLI bundled from source, once per test file; `$DUET_BIN` names a built one instead (the bench uses dist). */

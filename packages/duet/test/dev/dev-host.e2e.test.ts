@@ -9,7 +9,7 @@ import { launchBrowser } from '../support/browser.js'
 import { startFixtureServer, type FixtureServer } from './fixtures/app-server.mjs'
 import { writeView } from './fixtures/build-view.js'
 
-const SHOTS = '/work/notes/shots'
+import { SHOTS_DIR as SHOTS } from '../support/shots.js'
 const WAIT = { timeout: 20_000 }
 
 describe('duet dev in Chromium', { timeout: 90_000 }, () => {

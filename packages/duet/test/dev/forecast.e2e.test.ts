@@ -7,6 +7,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
 import { launchBrowser } from '../support/browser.js'
+import { SHOTS_DIR } from '../support/shots.js'
 
 // The acceptance flows on the real parts: the forecast example (built view + its server) and `duet serve`.
 const repo = (p: string) => fileURLToPath(new URL(`../../../../${p}`, import.meta.url))
@@ -73,12 +74,12 @@ describe.skipIf(!ready)('duet dev on the forecast example and duet serve', { tim
     await waitText('model-context', 'selectedDay')
     await view().locator('button.ask').click()
     await waitText('messages', 'What should I pack for Lisbon')
-    await page.screenshot({ path: '/work/notes/shots/forecast-light.png' })
+    await page.screenshot({ path: `${SHOTS_DIR}/forecast-light.png` })
     await page.getByTestId('theme-select').selectOption('dark')
     await page.getByTestId('trace-filter').fill('host-context-changed')
     await waitText('trace', '"theme":"dark"')
     await page.getByTestId('trace-filter').fill('')
-    await page.screenshot({ path: '/work/notes/shots/forecast-dark.png' })
+    await page.screenshot({ path: `${SHOTS_DIR}/forecast-dark.png` })
   })
 
   it('plays the agent on a duet serve channel', async () => {

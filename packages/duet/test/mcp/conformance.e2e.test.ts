@@ -5,7 +5,7 @@ import type { Browser, Frame } from 'playwright-core'
 import { launchBrowser } from '../support/browser.js'
 import { bundleScript, htmlPage, openHostPage, type HostPage } from '../support/host/index.js'
 
-const SHOTS = '/work/notes/shots'
+import { SHOTS_DIR as SHOTS } from '../support/shots.js'
 const entry = (name: string) => fileURLToPath(new URL(`./e2e/${name}`, import.meta.url))
 const IMPLS = [
   { name: 'duet', entry: entry('duet-view.browser.ts') },

@@ -4,6 +4,7 @@ import type { Browser, Frame } from 'playwright-core'
 import { launchBrowser } from '../support/browser.js'
 import { bundleScript, openHostPage, type HostPage } from '../support/host/index.js'
 import { buildExample } from '../support/build-example.js'
+import { SHOTS_DIR } from '../support/shots.js'
 
 // Strings only zod or the MCP SDK carry; the official App's bundle is the positive control.
 const FOREIGN = ['ZodError', '$ZodType', 'PostMessageTransport', 'Connection closed', 'DEFAULT_REQUEST_TIMEOUT']
@@ -86,10 +87,10 @@ for (const proxy of [false, true]) {
       const content = await frame.evaluate(() => Math.ceil(document.querySelector('main')!.getBoundingClientRect().bottom))
       expect(Math.abs(last - content)).toBeLessThanOrEqual(2)
       if (!proxy) {
-        await host.page.locator('#view').screenshot({ path: '/work/notes/shots/mcp-forecast-dark.png' })
+        await host.page.locator('#view').screenshot({ path: `${SHOTS_DIR}/mcp-forecast-dark.png` })
         await host.sendHostContextChange({ theme: 'light' })
         await frame.waitForFunction(() => document.documentElement.dataset.theme === 'light', undefined, { timeout: 20_000 })
-        await host.page.locator('#view').screenshot({ path: '/work/notes/shots/mcp-forecast-light.png' })
+        await host.page.locator('#view').screenshot({ path: `${SHOTS_DIR}/mcp-forecast-light.png` })
       }
     })
 
