@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: builds duet and the forecast view, starts the forecast server (:3001), the agent-apps
+// `npm start`: builds duetkit, @duetkit/server and the forecast view, starts the forecast server (:3001), the agent-apps
 // server (`duet serve --http --port 3002`) and `duet dev` on both, and stops them all on Ctrl-C.
 // Parts that are missing are skipped with a message, so the rest still comes up.
 import { spawn, spawnSync } from 'node:child_process'
@@ -20,10 +20,10 @@ function build(label, cwd) {
   return r.status === 0
 }
 
-build('duet', root)
-const bin = at('packages/duet/dist/cli/bin.js')
+build('duetkit and @duetkit/server', root)
+const bin = at('packages/server/dist/cli/bin.js')
 if (!existsSync(bin)) {
-  say('packages/duet/dist/cli/bin.js is missing, so duet cannot run; fix the build above and try again')
+  say('packages/server/dist/cli/bin.js is missing, so duet cannot run; fix the build above and try again')
   process.exit(1)
 }
 const forecastDir = at('examples/forecast')

@@ -1,8 +1,8 @@
 // The reader as one display_component module: declaration.js, selection.js and Reader.jsx joined, their
 // local imports and exports dropped. The duet package ships it as the `declaration-reader` recipe;
 //   node examples/reader/recipe-source.js --write
-// regenerates packages/duet/src/apps/recipes/declaration-reader.ts after the reader changes (a test
-// in packages/duet fails until then).
+// regenerates packages/server/src/apps/recipes/declaration-reader.ts after the reader changes (a test
+// in packages/server fails until then).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -12,8 +12,8 @@ const read = (name) => readFileSync(fileURLToPath(new URL(`./src/${name}`, impor
 export function readerModuleSource() {
   const local = (text) => text.replace(/^import .* from '\.\/.*'\n/gm, '').replace(/^export (const|function) /gm, '$1 ')
   const reader = read('Reader.jsx')
-  const imports = reader.match(/^import .* from 'duet'\n/gm) ?? []
-  const body = local(reader).replace(/^import .* from 'duet'\n/gm, '')
+  const imports = reader.match(/^import .* from 'duetkit'\n/gm) ?? []
+  const body = local(reader).replace(/^import .* from 'duetkit'\n/gm, '')
   return [imports.join('').trim(), local(read('declaration.js')).trim(), local(read('selection.js')).trim(), body.trim()].join('\n\n') + '\n'
 }
 
@@ -58,7 +58,7 @@ answer it on the same thread in two to four sentences:
 }
 
 if (process.argv.includes('--write')) {
-  const target = fileURLToPath(new URL('../../packages/duet/src/apps/recipes/declaration-reader.ts', import.meta.url))
+  const target = fileURLToPath(new URL('../../packages/server/src/apps/recipes/declaration-reader.ts', import.meta.url))
   writeFileSync(target, recipeFile())
   process.stdout.write(`wrote ${target}\n`)
 }

@@ -1,4 +1,4 @@
-import { xs } from 'duet'
+import { xs } from 'duetkit'
 import { HEADING, PARAGRAPHS, SIGNERS, TITLE, paragraphById } from './declaration.js'
 import { readSelection } from './selection.js'
 

@@ -1,5 +1,5 @@
 import { it, expect, afterEach } from 'vitest'
-import { renderComponent } from 'duet'
+import { renderComponent } from 'duetkit'
 import Reader from './Reader.jsx'
 import { PARAGRAPHS } from './declaration.js'
 

@@ -1,5 +1,5 @@
-import { run } from 'duet'
-import { agentChannel, makeMcpAppDriver } from 'duet/mcp'
+import { run } from 'duetkit'
+import { agentChannel, makeMcpAppDriver } from 'duetkit/mcp'
 import Reader from './Reader.jsx'
 import './styles.css'
 

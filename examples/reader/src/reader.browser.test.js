@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
-import { launchBrowser } from '../../../packages/duet/test/support/browser.ts'
+import { launchBrowser } from '../../../test/support/browser.ts'
 
 // The built reader in real Chromium: a real text selection reaches the agent request. With no host
 // around the page, the request fails, which the thread card must show rather than wait forever.

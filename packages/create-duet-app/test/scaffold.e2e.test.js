@@ -9,11 +9,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { launchBrowser } from '../../duet/test/support/browser.ts'
-import { openHostPage } from '../../duet/test/support/host/index.ts'
+import { launchBrowser } from '../../../test/support/browser.ts'
+import { openHostPage } from '../../../test/support/host/index.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
-import { SHOTS_DIR as SHOTS } from '../../duet/test/support/shots.ts'
+import { SHOTS_DIR as SHOTS } from '../../../test/support/shots.ts'
 const INSTALL_TIMEOUT = 900_000
 
 // A clean environment: none of the npm_* variables of an enclosing `npm test`, and the npm cache

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
-import { duet } from 'duet/vite'
+import { duet } from 'duetkit/vite'
 
 // One self-contained dist/index.html: the host loads the view with no other files and no network.
 // duet() compiles JSX with Duet's runtime.

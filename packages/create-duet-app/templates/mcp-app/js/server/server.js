@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as z from 'zod'
-import { createAppServer } from 'duet/server'
+import { createAppServer } from '@duetkit/server'
 import { forecastFor, summarize } from './forecast.js'
 
 /** The server with its one tool, not yet listening (the tests connect to it in memory). */

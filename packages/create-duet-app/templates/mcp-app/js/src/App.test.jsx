@@ -1,5 +1,5 @@
 import { it, expect, afterEach } from 'vitest'
-import { renderComponent } from 'duet'
+import { renderComponent } from 'duetkit'
 import App from './App.jsx'
 
 let t

@@ -1,5 +1,5 @@
-import { run } from 'duet'
-import { makeMcpAppDriver } from 'duet/mcp'
+import { run } from 'duetkit'
+import { makeMcpAppDriver } from 'duetkit/mcp'
 import App from './App.jsx'
 import './styles.css'
 

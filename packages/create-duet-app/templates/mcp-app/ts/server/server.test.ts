@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
-import type { AppServer } from 'duet/server'
+import type { AppServer } from '@duetkit/server'
 import { createForecastServer } from './server.js'
 import { forecastFor, type Forecast } from './forecast.js'
 

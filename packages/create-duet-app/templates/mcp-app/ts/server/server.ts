@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as z from 'zod'
-import { createAppServer, type AppServer } from 'duet/server'
+import { createAppServer, type AppServer } from '@duetkit/server'
 import { forecastFor, summarize } from './forecast.js'
 
 /** The server with its one tool, not yet listening (the tests connect to it in memory). */

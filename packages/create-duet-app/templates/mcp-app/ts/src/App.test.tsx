@@ -1,5 +1,5 @@
 import { it, expect, afterEach } from 'vitest'
-import { renderComponent, type RenderedComponent } from 'duet'
+import { renderComponent, type RenderedComponent } from 'duetkit'
 import App, { type State } from './App'
 
 let t: RenderedComponent<State> | undefined

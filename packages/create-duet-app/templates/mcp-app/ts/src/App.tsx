@@ -2,8 +2,8 @@
 //
 // The theme follows the host without code here: the MCP driver puts the host's theme on <html> as
 // data-theme and its style variables as CSS custom properties, and styles.css is written against them.
-import type { Component } from 'duet'
-import type { DisplayMode } from 'duet/mcp'
+import type { Component } from 'duetkit'
+import type { DisplayMode } from 'duetkit/mcp'
 
 export interface Day {
   date: string

@@ -1,0 +1,94 @@
+import type { VNode, VNodeData } from 'snabbdom'
+import { DuetError } from '../runtime/errors.js'
+import { componentMarker } from '../runtime/markers.js'
+import { adoptSvg } from './svg.js'
+
+/**
+ * The automatic JSX runtime (`jsxImportSource: 'duetkit'`). Elements become snabbdom vnodes:
+ * `className`/`class` (string) and `id` → DOM properties, `class` (object) → class module,
+ * `style` (object) → style, `data={{ fooBar: 1 }}` and `data-*` → `data-foo-bar` attributes,
+ * `aria-*`/`role`/`for`/`tabindex` → attributes (aria booleans written `"true"`/`"false"`),
+ * `attrs={{…}}` → attributes, every other prop → a DOM property (`value`, `checked`, `disabled`,
+ * `type`, …). Inside `<svg>` every prop is an attribute, in the SVG namespace. `null`,
+ * `undefined`, `true` and `false` children are skipped; numbers become text.
+ *
+ * An `on*` prop throws `DUET_INLINE_HANDLER`: events are read in the component's `intent` with
+ * `DOM.click(selector)` so that every user action becomes a named, testable action.
+ */
+export function jsx(type: any, props: Record<string, any> | null, key?: string | number): VNode {
+  const { children, ...rest } = props ?? {}
+  const kids = normalizeChildren(children)
+  if (type === Fragment) return kids as unknown as VNode
+  if (typeof type === 'function') return componentMarker(type, rest, kids, key ?? rest.key)
+  return element(String(type), rest, kids, key ?? rest.key)
+}
+
+export const jsxs = jsx
+
+/** Groups children without a wrapping element; a view that returns one is wrapped in a `div`. */
+export function Fragment(props: { children?: unknown }): VNode[] {
+  return normalizeChildren(props.children)
+}
+
+function element(tag: string, props: Record<string, any>, kids: VNode[], key: unknown): VNode {
+  const data: VNodeData = {}
+  for (const name in props) {
+    const value = props[name]
+    if (name === 'key') continue
+    if (name.length > 2 && name[0] === 'o' && name[1] === 'n' && name[2] >= 'A' && name[2] <= 'Z') {
+      throw new DuetError('DUET_INLINE_HANDLER', `<${tag} ${name}>: no inline handlers; read events in the intent: DOM.${name.slice(2).toLowerCase()}('selector')`)
+    }
+    if (name === 'className' || (name === 'class' && typeof value === 'string')) {
+      if (value != null && value !== false) (data.props ??= {}).className = value
+    } else if (name === 'class') {
+      data.class = value
+    } else if (name === 'style') {
+      if (value) data.style = value
+    } else if (name === 'data') {
+      // Attributes, not snabbdom's dataset module: one module less in every bundle, same DOM.
+      for (const k in value) if (value[k] != null) (data.attrs ??= {})[`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`] = String(value[k])
+    } else if (name === 'attrs') {
+      data.attrs = { ...data.attrs, ...value }
+    } else if (name.startsWith('aria-')) {
+      if (value != null) (data.attrs ??= {})[name] = typeof value === 'boolean' ? String(value) : value
+    } else if (name === 'role' || name === 'for' || name === 'tabindex' || name.startsWith('data-')) {
+      if (value != null && value !== false) (data.attrs ??= {})[name] = value
+    } else if (name === 'htmlFor') {
+      if (value != null) (data.attrs ??= {}).for = value
+    } else if (name === 'hook') {
+      data.hook = value
+    } else {
+      (data.props ??= {})[name] = value
+    }
+  }
+  const vnode: VNode = { sel: tag, data, children: kids, elm: undefined, text: undefined, key: key as any }
+  // One text child is stored as `text`, snabbdom's cheapest form to create and patch.
+  if (kids.length === 1 && kids[0].sel === undefined && kids[0].text !== undefined) {
+    vnode.text = kids[0].text
+    vnode.children = undefined
+  }
+  return tag === 'svg' ? adoptSvg(vnode) : vnode
+}
+
+/** Flattens arrays and fragments, drops empty values and turns strings and numbers into text vnodes. */
+export function normalizeChildren(children: unknown, out: VNode[] = []): VNode[] {
+  if (children == null || typeof children === 'boolean') return out
+  if (Array.isArray(children)) {
+    for (const child of children) normalizeChildren(child, out)
+  } else if (typeof children === 'object') {
+    out.push(children as VNode)
+  } else {
+    out.push({ sel: undefined, data: undefined, children: undefined, elm: undefined, text: String(children), key: undefined })
+  }
+  return out
+}
+
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export namespace JSX {
+  export type Element = VNode
+  export interface ElementChildrenAttribute { children: {} }
+  export interface IntrinsicAttributes { key?: string | number }
+  export interface IntrinsicElements { [tag: string]: Record<string, any> }
+  /** Component tags take any props: `state` (a lens), `key`, `of`/`from` for Collection, and the component's own props. */
+  export type LibraryManagedAttributes<_C, _P> = Record<string, any>
+}

@@ -1,0 +1,7 @@
+/**
+ * @module duetkit/protocol — what the view side and the server side of Duet agree on, in one module
+ * with no dependencies: channel ids and keys, JSON helpers, the error base and its codes, log levels.
+ */
+export { CHANNEL_META_KEY, CHANNEL_ID_PATTERN, MINTED_CHANNEL_PREFIX, isChannelId } from './channel.js'
+export { isObject } from './json.js'
+export type { JsonObject } from './json.js'

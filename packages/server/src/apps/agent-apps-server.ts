@@ -1,0 +1,46 @@
+import { openAppStore, type AppStore } from './app-store.js'
+import { registerDisplayTools } from './display-tools.js'
+import { registerAgentAppTools } from './register.js'
+import { openChannelStore, registerChannelTools, resolveDataDir } from '../channel/index.js'
+import { createAppServer, type AppServer } from '../server/app-server.js'
+
+/** Options of {@link createAgentAppsServer}. */
+export interface AgentAppsOptions {
+  /** Where the channel store keeps its data; default `$DUET_DATA_DIR`, else the per-user data folder. */
+  dataDir?: string
+  /** Reported to clients as the server version. */
+  version?: string
+}
+
+const INSTRUCTIONS =
+  'Duet agent-apps server. Show the user an app with display_ui_to_user (HTML) or display_component (a Duet component); ' +
+  'each render returns a channel_id: send to the app with notify_ui and read what it sends with poll_agent_messages. ' +
+  'Run `duet wait <channel_id>` in the background to be woken when the app writes. ' +
+  'Recipes explain how to build apps: list_recipes, then get_recipe (start with getting-started).'
+
+/**
+ * Builds the server `duet serve` runs: the display tools, the channel tools and the agent-apps tools
+ * (saved apps, app data, logs, recipes) over stores opened in `dataDir`, so every transport serves the
+ * same assembly. The stores close with the server.
+ */
+export async function createAgentAppsServer(options: AgentAppsOptions = {}): Promise<AppServer> {
+  // One folder for channels and apps, resolved once, so the `duet wait` command the display tools hand out points at it.
+  const dataDir = resolveDataDir(options.dataDir)
+  const store = await openChannelStore({ dataDir })
+  let apps: AppStore | undefined
+  try {
+    const opened = (apps = openAppStore({ dataDir }))
+    const app = createAppServer({ name: 'duet', version: options.version ?? '0.1.0', instructions: INSTRUCTIONS })
+    registerChannelTools(app, store)
+    const display = registerDisplayTools(app, { channels: store, store: opened, dataDir })
+    registerAgentAppTools(app, { store: opened, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
+    return app.onClose(async () => {
+      opened.close()
+      await store.dispose()
+    })
+  } catch (err) {
+    apps?.close()
+    await store.dispose()
+    throw err
+  }
+}

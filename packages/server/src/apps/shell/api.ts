@@ -1,0 +1,114 @@
+import type { AgentMessage } from 'duetkit/mcp'
+import type { SharedDriver } from './shared-driver.js'
+
+type Theme = 'light' | 'dark'
+type Unsubscribe = () => void
+
+/**
+ * `window.duet`: what a fragment shown with `display_ui_to_user` may call. Every call goes through the
+ * host to this server (no network, no SDK in the page); promises reject with an Error whose `code`
+ * says why.
+ */
+export interface DuetShellApi {
+  /** The render's channel, once the tool result has arrived (undefined before). */
+  readonly channelId: string | undefined
+  /** Resolves with the channel id as soon as it is known. */
+  readonly ready: Promise<string>
+  /** Calls a tool of this server (e.g. get_app_data); resolves with its result, rejects when it reports an error. */
+  callTool(name: string, args?: Record<string, unknown>): Promise<{ content: unknown[]; structuredContent?: any }>
+  /** Sends the agent `{ event, data }` on the render's channel; it reads it with poll_agent_messages. */
+  notifyAgent(event: string, data?: unknown): Promise<{ id: string }>
+  /** Calls `listener({ id, event, data })` for each message the agent sends with notify_ui, in order. */
+  onAgentMessage(listener: (message: AgentMessage) => void): Unsubscribe
+  /** Sets what the model sees of the app on the user's next turn: text, or a JSON object. */
+  updateModelContext(value: string | Record<string, unknown>): Promise<void>
+  /** Puts a message in the conversation as the user (hosts may ask the user first). */
+  sendMessage(text: string): Promise<void>
+  openLink(url: string): Promise<void>
+  /** Writes to the server log, which the agent reads with tail_server_log. */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, data?: unknown): Promise<void>
+  /** What the host said at the handshake: `{ hostInfo, hostCapabilities, protocolVersion }` (undefined before). */
+  readonly host: Record<string, unknown> | undefined
+  /** The host's theme, once known. */
+  readonly theme: Theme | undefined
+  /** The whole host context (theme, styles, displayMode, containerDimensions, locale, …). */
+  readonly hostContext: Record<string, unknown>
+  /** Calls `listener(theme, hostContext)` now (if known) and whenever the host context changes. */
+  onTheme(listener: (theme: Theme | undefined, context: Record<string, unknown>) => void): Unsubscribe
+  /** The arguments the display tool was called with. */
+  readonly toolInput: Record<string, unknown> | undefined
+}
+
+/** Builds `window.duet` over the shared driver. `channel` resolves when the tool result names one. */
+export function createShellApi(driver: SharedDriver, channel: { id(): string | undefined; ready: Promise<string> }): DuetShellApi {
+  let context: Record<string, unknown> = {}
+  let input: Record<string, unknown> | undefined
+  let host: Record<string, unknown> | undefined
+  const keep = <T>(name: Parameters<SharedDriver['source']['select']>[0], set: (v: T) => void) =>
+    driver.source.select(name).addListener({ next: set, error: () => {}, complete: () => {} })
+  keep<Record<string, unknown>>('host-context-changed', (c) => { context = c })
+  keep<Record<string, unknown>>('tool-input', (i) => { input = i })
+  keep<Record<string, unknown>>('host', (h) => { host = h })
+  const themeOf = (c: Record<string, unknown>): Theme | undefined => (c.theme === 'light' || c.theme === 'dark' ? c.theme : undefined)
+
+  function subscribe<T>(name: Parameters<SharedDriver['source']['select']>[0], listener: (value: T) => void): Unsubscribe {
+    const stream = driver.source.select(name)
+    const l = {
+      next: (value: T) => {
+        try {
+          listener(value)
+        } catch (err) {
+          // One faulty listener must not silence the others; the page's error handler shows it.
+          setTimeout(() => { throw err })
+        }
+      },
+      error: () => {},
+      complete: () => {},
+    }
+    stream.addListener(l)
+    return () => stream.removeListener(l)
+  }
+
+  const checkText = (value: unknown, what: string) => {
+    if (typeof value !== 'string' || value === '') throw new TypeError(`duet.${what} must be a non-empty string`)
+  }
+
+  return {
+    get channelId() { return channel.id() },
+    ready: channel.ready,
+    async callTool(name, args = {}) {
+      checkText(name, 'callTool(name)')
+      return driver.request({ callTool: name, args })
+    },
+    async notifyAgent(event, data) {
+      checkText(event, 'notifyAgent(event)')
+      return driver.request({ notifyAgent: data === undefined ? { event } : { event, data } })
+    },
+    onAgentMessage(listener) {
+      if (typeof listener !== 'function') throw new TypeError('duet.onAgentMessage(listener) needs a function')
+      return subscribe('agent-message', listener)
+    },
+    async updateModelContext(value) {
+      await driver.request({ updateModelContext: value })
+    },
+    async sendMessage(text) {
+      checkText(text, 'sendMessage(text)')
+      await driver.request({ message: text })
+    },
+    async openLink(url) {
+      checkText(url, 'openLink(url)')
+      await driver.request({ openLink: url })
+    },
+    async log(level, message, data) {
+      await driver.request({ callTool: 'write_server_log', args: data === undefined ? { level, message } : { level, message, data } })
+    },
+    get host() { return host },
+    get theme() { return themeOf(context) },
+    get hostContext() { return context },
+    onTheme(listener) {
+      if (typeof listener !== 'function') throw new TypeError('duet.onTheme(listener) needs a function')
+      return subscribe<Record<string, unknown>>('host-context-changed', (c) => listener(themeOf(c), c))
+    },
+    get toolInput() { return input },
+  }
+}

@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { readBuiltAsset } from '../server/built-asset.js'
+import { ServerConnection, type ConnectionEvent, type ServerSpec } from './connections.js'
+import { DevError } from './errors.js'
+import { PAGE_SHELL } from './page-shell.js'
+import { createSandboxHandler } from './sandbox.js'
+
+/** Options of {@link startDevServer}. */
+export interface DevServerOptions {
+  servers: ServerSpec[]
+  /** Port of the host page on 127.0.0.1; 0 picks a free one. Default 5180. */
+  port?: number
+  /** Port of the sandbox origin; default `port + 1` (a free one when `port` is 0). */
+  sandboxPort?: number
+  /** Interval of resource watching, health checks and reconnects. Default 1000 ms. */
+  pollMs?: number
+}
+
+/** A running `duet dev`. */
+export interface DevServer {
+  url: string
+  sandboxOrigin: string
+  close(): Promise<void>
+}
+
+const MAX_BODY = 1024 * 1024
+const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 'resources/templates/list', 'prompts/list'])
+
+/**
+ * Starts the dev host: the page and its API on 127.0.0.1:`port`, the sandbox proxy on a second
+ * port (a second origin), and one MCP connection per configured server.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  if (!Array.isArray(options.servers) || options.servers.length === 0) {
+    throw new DevError('E_DEV_OPTIONS', 'startDevServer: options.servers needs at least one server (--server <url> or --stdio "<command>")')
+  }
+  const pollMs = options.pollMs ?? 1000
+  if (!Number.isFinite(pollMs) || pollMs < 50) throw new DevError('E_DEV_OPTIONS', 'startDevServer: options.pollMs must be a number ≥ 50')
+  const script = readBuiltAsset('dev-page.js')
+
+  const clients = new Set<ServerResponse>()
+  const broadcast = (event: ConnectionEvent) => {
+    const frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
+    for (const res of clients) res.write(frame)
+  }
+  const connections = options.servers.map((spec, i) => new ServerConnection(`s${i + 1}`, spec, { pollMs, emit: broadcast }))
+
+  let port = 0
+  let sandboxPort = 0
+  const hostNames = () => [`127.0.0.1:${port}`, `localhost:${port}`]
+  const origins = () => hostNames().map((h) => `http://${h}`)
+
+  const api = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://dev')
+    // DNS rebinding: only answer requests addressed to loopback by name and port.
+    if (!hostNames().includes(req.headers.host ?? '')) return send(res, 403, { error: { code: 'E_DEV_HOST', message: `Host '${req.headers.host}' is not allowed; open ${origins()[0]}` } })
+    const origin = req.headers.origin
+    if (origin !== undefined && !origins().includes(origin)) return send(res, 403, { error: { code: 'E_DEV_ORIGIN', message: `Origin '${origin}' may not use the duet dev API` } })
+    if (req.method === 'GET' && url.pathname === '/') return text(res, 200, 'text/html; charset=utf-8', PAGE_SHELL)
+    if (req.method === 'GET' && url.pathname === '/favicon.ico') { res.writeHead(204).end(); return }
+    if (req.method === 'GET' && url.pathname === '/host.js') return text(res, 200, 'text/javascript; charset=utf-8', script)
+    if (req.method === 'GET' && url.pathname === '/api/state') return send(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()) })
+    if (req.method === 'GET' && url.pathname === '/api/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+      res.write(': duet dev events\n\n')
+      clients.add(res)
+      res.on('close', () => clients.delete(res))
+      return
+    }
+    if (req.method === 'POST' && url.pathname === '/api/rpc') return rpc(req, res)
+    send(res, 404, { error: { code: 'E_DEV_NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
+  }
+
+  const rpc = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A JSON content type forces a CORS preflight on cross-site pages, which this server never grants.
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { error: { code: 'E_DEV_CONTENT_TYPE', message: 'POST /api/rpc needs Content-Type: application/json' } })
+    let body: { server?: unknown; method?: unknown; params?: unknown; caller?: unknown }
+    try {
+      body = JSON.parse(await readBody(req))
+    } catch (err) {
+      return send(res, err instanceof DevError ? 413 : 400, { error: err instanceof DevError ? { code: err.code, message: err.message } : { code: 'E_DEV_JSON', message: 'the request body is not JSON' } })
+    }
+    const conn = connections.find((c) => c.id === body?.server)
+    if (!conn) return send(res, 404, { error: { code: 'E_DEV_SERVER', message: `unknown server ${JSON.stringify(body?.server)}; known: ${connections.map((c) => c.id).join(', ')}` } })
+    if (typeof body.method !== 'string' || !FORWARDED.has(body.method)) return send(res, 400, { error: { code: 'E_DEV_METHOD', message: `method ${JSON.stringify(body.method)} is not forwarded; allowed: ${[...FORWARDED].join(', ')}` } })
+    const params = body.params ?? {}
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) return send(res, 400, { error: { code: 'E_DEV_PARAMS', message: 'params must be an object' } })
+    const p = params as Record<string, unknown>
+    if (body.method === 'tools/call' && body.caller === 'app') {
+      // The spec: a view may only call tools of its own server whose visibility includes "app".
+      const tool = conn.tool(String(p.name))
+      const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ?? ['model', 'app']
+      if (!tool || !visibility.includes('app')) {
+        return send(res, 200, { error: { code: -32602, message: `tool ${JSON.stringify(p.name)} is not callable by the app (not on this server, or its visibility lacks "app")` } })
+      }
+    }
+    const abort = new AbortController()
+    res.on('close', () => { if (!res.writableEnded) abort.abort(new Error('the page cancelled the request')) })
+    try {
+      const result = await conn.request(body.method, p, abort.signal)
+      send(res, 200, { result })
+    } catch (err) {
+      const e = err as { code?: unknown; message?: string }
+      send(res, 200, { error: { code: typeof e.code === 'number' || typeof e.code === 'string' ? e.code : -32603, message: e.message ?? String(err) } })
+    }
+  }
+
+  const main = createServer((req, res) => { api(req, res).catch((err) => send(res, 500, { error: { code: 'E_DEV_INTERNAL', message: String(err) } })) })
+  const sandbox = createServer(createSandboxHandler(origins, () => [`127.0.0.1:${sandboxPort}`, `localhost:${sandboxPort}`]))
+  port = await listen(main, options.port ?? 5180)
+  try {
+    sandboxPort = await listen(sandbox, options.sandboxPort ?? (options.port === 0 ? 0 : port + 1))
+  } catch (err) {
+    await closeServer(main)
+    throw err
+  }
+  await Promise.all(connections.map((c) => c.start()))
+
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    sandboxOrigin: `http://127.0.0.1:${sandboxPort}`,
+    async close() {
+      for (const res of clients) res.end()
+      await Promise.all(connections.map((c) => c.close()))
+      await Promise.all([closeServer(main), closeServer(sandbox)])
+    },
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new DevError('E_DEV_PORT', `port ${port} is in use; pick another with --port`) : err))
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY) { reject(new DevError('E_DEV_TOO_LARGE', `the request body is over ${MAX_BODY} bytes`)); req.destroy(); return }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  text(res, status, 'application/json; charset=utf-8', JSON.stringify(body))
+}
+
+function text(res: ServerResponse, status: number, type: string, body: string): void {
+  if (res.headersSent) return
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(body)
+}
