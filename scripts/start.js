@@ -34,7 +34,9 @@ else say('examples/forecast (server/server.js) is not there yet: skipping the fo
 const children = []
 function start(label, args, options = {}) {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options })
-  child.on('exit', (code, signal) => { if (!stopping) say(`${label} exited (${signal ?? code})`) })
+  child.on('exit', (code, signal) => {
+    if (!stopping) say(`${label} exited (${signal ?? code})`)
+  })
   children.push(child)
   return child
 }
@@ -72,7 +74,9 @@ function stop() {
   say('stopping…')
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
   // A child that ignores SIGTERM is not allowed to keep `npm start` hanging.
-  const force = setTimeout(() => { for (const child of children) if (child.exitCode === null) child.kill('SIGKILL') }, 5000)
+  const force = setTimeout(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  }, 5000)
   force.unref()
 }
 process.on('SIGINT', stop)

@@ -10,12 +10,17 @@ const missing = [chromium, has('redis-server') ? null : 'redis-server'].filter(B
 if (missing.length > 0) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0
   if (!root || !has('apt-get')) {
-    process.stderr.write(`npm test needs ${missing.join(' and ')}: install them (on Debian: sudo apt-get install ${missing.join(' ')}), or set DUET_CHROMIUM to a Chromium binary.\n`)
+    process.stderr.write(
+      `npm test needs ${missing.join(' and ')}: install them (on Debian: sudo apt-get install ${missing.join(' ')}), or set DUET_CHROMIUM to a Chromium binary.\n`,
+    )
     process.exit(1)
   }
   process.stdout.write(`test-prereqs: installing ${missing.join(' ')} with apt-get…\n`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...missing],
+  ]) {
     const r = spawnSync('apt-get', args, { stdio: 'inherit', env })
     if (r.status !== 0) process.exit(r.status ?? 1)
   }

@@ -14,12 +14,12 @@ export function readerModuleSource() {
   const reader = read('Reader.jsx')
   const imports = reader.match(/^import .* from 'duetkit'\n/gm) ?? []
   const body = local(reader).replace(/^import .* from 'duetkit'\n/gm, '')
-  return [imports.join('').trim(), local(read('declaration.js')).trim(), local(read('selection.js')).trim(), body.trim()].join('\n\n') + '\n'
+  return `${[imports.join('').trim(), local(read('declaration.js')).trim(), local(read('selection.js')).trim(), body.trim()].join('\n\n')}\n`
 }
 
 /** The recipe module's TypeScript source, with the module text as one template literal. */
 export function recipeFile() {
-  const escape = (s) => s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')
+  const escapeTemplate = (s) => s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')
   return `import type { Recipe } from './recipe.js'
 
 // Generated from examples/reader by \`node examples/reader/recipe-source.js --write\`; do not edit by hand.
@@ -37,7 +37,7 @@ with follow-ups. This is the \\\`examples/reader\\\` app of the Duet repository 
 \\\`display_component\\\`. The protocol is the one of the \\\`margin-comments\\\` recipe.
 
 \\\`\\\`\\\`jsx duet-component
-${escape(readerModuleSource())}\\\`\\\`\\\`
+${escapeTemplate(readerModuleSource())}\\\`\\\`\\\`
 
 Show it, passing the module above as \\\`source\\\`:
 

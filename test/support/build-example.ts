@@ -18,6 +18,6 @@ export async function buildExample(name: 'forecast' | 'reader'): Promise<string>
   })
   const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[]
   const page = outputs.flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
-  if (!page || page.type !== 'asset') throw new Error(`buildExample: vite produced no index.html for examples/${name}`)
+  if (page?.type !== 'asset') throw new Error(`buildExample: vite produced no index.html for examples/${name}`)
   return String(page.source)
 }

@@ -39,6 +39,10 @@ export async function startHttpServer(routes: Record<string, Route> = {}, host: 
     origin: `http://${host}:${port}`,
     port,
     routes: table,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -22,7 +22,13 @@ export async function loadTestHelpers(exports) {
   const outfile = fileURLToPath(new URL(`./.test-helpers-${process.pid}-${Date.now()}.mjs`, import.meta.url))
   await build({
     stdin: { contents: exports, resolveDir: ROOT, loader: 'ts' },
-    bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent', plugins: [ownUrl],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+    plugins: [ownUrl],
   })
   try {
     return await import(pathToFileURL(outfile).href)

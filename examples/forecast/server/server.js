@@ -7,15 +7,28 @@ import * as z from 'zod'
 import { createAppServer } from '@duetkit/server'
 import { forecastFor, summarize } from './forecast.js'
 
+// What the tool returns as structuredContent: the SDK checks it, and the view's editor knows it.
+const forecastShape = {
+  city: z.string(),
+  days: z.array(z.object({ date: z.string(), sky: z.string(), high: z.number(), low: z.number() })),
+}
+
+/**
+ * The server's type, tools included: a view may import it (`@import { ForecastServer } from
+ * '../server/server.js'`) to have its `callTool` names, arguments and results checked.
+ * @typedef {ReturnType<typeof createForecastServer>} ForecastServer
+ */
+
 /** The server with its one tool, not yet listening (the tests connect to it in memory). */
 export function createForecastServer() {
-  const app = createAppServer({ name: 'forecast', version: '1.0.0' })
-  app.appTool(
+  // Returned as chained: each registration adds its tool to the server's type.
+  return createAppServer({ name: 'forecast', version: '1.0.0' }).appTool(
     'get_forecast',
     {
       title: 'Weather forecast',
       description: 'Five-day weather forecast (Mon–Fri, °C) for a city, shown as an interactive card.',
       inputSchema: { city: z.string().trim().min(1).max(100).describe('City name, e.g. "Lisbon"') },
+      outputSchema: forecastShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
       view: {
         // Read at every request, so `npm run build` shows up without restarting the server.
@@ -29,7 +42,6 @@ export function createForecastServer() {
       return { content: [{ type: 'text', text: summarize(forecast) }], structuredContent: forecast }
     },
   )
-  return app
 }
 
 // Serve only when run as a program, not when a test imports this module.

@@ -28,10 +28,11 @@ describe('the MCP server', () => {
     await app.close()
   })
 
-  it('lists get_forecast with its view', async () => {
+  it('lists get_forecast with its view and the shape of its structured result', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(['get_forecast'])
     expect(tools[0]._meta).toMatchObject({ ui: { resourceUri: 'ui://forecast/view.html' } })
+    expect(tools[0].outputSchema).toMatchObject({ type: 'object', required: ['city', 'days'] })
   })
 
   it('answers get_forecast with five days for the view and a summary for the model', async () => {
@@ -45,7 +46,10 @@ describe('the MCP server', () => {
   })
 
   it('rejects wrong arguments with a message naming the problem', async () => {
-    const answer = await client.callTool({ name: 'get_forecast', arguments: { town: 'Lisbon' } }).then((r) => JSON.stringify(r), (e) => e.message)
+    const answer = await client.callTool({ name: 'get_forecast', arguments: { town: 'Lisbon' } }).then(
+      (r) => JSON.stringify(r),
+      (e) => e.message,
+    )
     expect(answer).toMatch(/Input validation error/)
     expect(answer).toMatch(/city/)
   })

@@ -16,10 +16,16 @@ function App({ state }) {
           </li>
         ))}
       </ul>
-      <button type="button" className="refresh" disabled={!state.city}>Refresh</button>
-      <button type="button" className="ask" disabled={!state.selected}>Ask about this day</button>
+      <button type="button" className="refresh" disabled={!state.city}>
+        Refresh
+      </button>
+      <button type="button" className="ask" disabled={!state.selected}>
+        Ask about this day
+      </button>
       {state.canFullscreen ? (
-        <button type="button" className="fullscreen">{state.displayMode === 'fullscreen' ? 'Exit full screen' : 'Full screen'}</button>
+        <button type="button" className="fullscreen">
+          {state.displayMode === 'fullscreen' ? 'Exit full screen' : 'Full screen'}
+        </button>
       ) : null}
     </main>
   )
@@ -28,8 +34,8 @@ function App({ state }) {
 App.initialState = { city: '', days: [], selected: null, status: 'waiting', displayMode: 'inline', canFullscreen: false }
 
 App.intent = ({ DOM, MCP }) => ({
-  INPUT: MCP.select('tool-input'),     // the arguments the model called the tool with
-  RESULT: MCP.select('tool-result'),   // the server tool's result
+  INPUT: MCP.select('tool-input'), // the arguments the model called the tool with
+  RESULT: MCP.select('tool-result'), // the server tool's result
   CONTEXT: MCP.select('host-context-changed'), // theme, display modes, size… after every change
   REFRESH: DOM.click('.refresh'),
   PICK: DOM.click('.day').data('date'),

@@ -16,7 +16,11 @@ function marked(text, quotes) {
   let at = 0
   for (const span of spans) {
     if (span.start > at) parts.push(text.slice(at, span.start))
-    parts.push(<mark key={String(span.start)} className={span.kind}>{text.slice(span.start, span.end)}</mark>)
+    parts.push(
+      <mark key={String(span.start)} className={span.kind}>
+        {text.slice(span.start, span.end)}
+      </mark>,
+    )
     at = span.end
   }
   if (at < text.length) parts.push(text.slice(at))
@@ -30,8 +34,12 @@ function askBox(selection, draft) {
       <blockquote className="quote">“{selection.quote}”</blockquote>
       <textarea className="question" value={draft} rows={2} placeholder="What would you like to know about this?" aria-label="Your question" />
       <div className="actions">
-        <button type="button" className="cancel">Cancel</button>
-        <button type="button" className="ask" disabled={!draft.trim()}>Ask</button>
+        <button type="button" className="cancel">
+          Cancel
+        </button>
+        <button type="button" className="ask" disabled={!draft.trim()}>
+          Ask
+        </button>
       </div>
     </div>
   )
@@ -49,11 +57,21 @@ function threadCard(thread) {
           </li>
         ))}
       </ol>
-      {thread.status === 'waiting' ? <p className="status" role="status">Waiting for the agent…</p> : null}
-      {thread.status === 'failed' ? <p className="status error" role="alert">{thread.error}</p> : null}
+      {thread.status === 'waiting' ? (
+        <p className="status" role="status">
+          Waiting for the agent…
+        </p>
+      ) : null}
+      {thread.status === 'failed' ? (
+        <p className="status error" role="alert">
+          {thread.error}
+        </p>
+      ) : null}
       <div className="follow">
         <input className="follow-up" data={{ thread: thread.id }} value={thread.draft} placeholder="Ask a follow-up" aria-label="Follow-up question" />
-        <button type="button" className="send-follow-up" data={{ thread: thread.id }} disabled={!thread.draft.trim()}>Reply</button>
+        <button type="button" className="send-follow-up" data={{ thread: thread.id }} disabled={!thread.draft.trim()}>
+          Reply
+        </button>
       </div>
     </article>
   )
@@ -73,7 +91,9 @@ function Reader({ state }) {
         const quotes = [...threads.map((t) => ({ quote: t.quote, kind: 'asked' })), ...(selected ? [{ quote: selected.quote, kind: 'selected' }] : [])]
         return (
           <section key={p.id} className={threads.length || selected ? 'row active' : 'row'}>
-            <p className="passage" id={p.id} data={{ paragraph: p.id }}>{marked(p.text, quotes)}</p>
+            <p className="passage" id={p.id} data={{ paragraph: p.id }}>
+              {marked(p.text, quotes)}
+            </p>
             <aside className="margin" aria-label="Comments">
               {selected ? askBox(selected, state.draft) : null}
               {threads.map(threadCard)}
@@ -83,7 +103,9 @@ function Reader({ state }) {
       })}
       <footer className="signers">
         {SIGNERS.map((group, i) => (
-          <p key={String(i)}><span className="state">{group.state}:</span> {group.names.join(', ')}</p>
+          <p key={String(i)}>
+            <span className="state">{group.state}:</span> {group.names.join(', ')}
+          </p>
         ))}
       </footer>
     </main>
@@ -102,7 +124,9 @@ Reader.intent = ({ DOM, MCP }) => ({
   FOLLOW_DRAFT: DOM.input('.follow-up').map((e) => ({ thread: targetOf(e).dataset.thread, text: targetOf(e).value })),
   FOLLOW_UP: xs.merge(
     DOM.click('.send-follow-up').data('thread'),
-    DOM.keydown('.follow-up').filter((e) => e.key === 'Enter').map((e) => targetOf(e).dataset.thread),
+    DOM.keydown('.follow-up')
+      .filter((e) => e.key === 'Enter')
+      .map((e) => targetOf(e).dataset.thread),
   ),
   MESSAGE: MCP.select('agent-message'),
 })
@@ -130,7 +154,7 @@ const updateThread = (state, id, change) => ({ ...state, threads: state.threads.
 const canAsk = (state) => Boolean(state.selection && state.draft.trim())
 const followUpOf = (state, id) => {
   const thread = state.threads.find((t) => t.id === id)
-  return thread && thread.draft.trim() ? thread : undefined
+  return thread?.draft.trim() ? thread : undefined
 }
 
 Reader.model = {
@@ -140,7 +164,14 @@ Reader.model = {
   ASK: {
     STATE: (state) => {
       if (!canAsk(state)) return state
-      const thread = { id: `t${state.nextThread}`, paragraph: state.selection.paragraph, quote: state.selection.quote, messages: [{ from: 'user', text: state.draft.trim() }], status: 'waiting', draft: '' }
+      const thread = {
+        id: `t${state.nextThread}`,
+        paragraph: state.selection.paragraph,
+        quote: state.selection.quote,
+        messages: [{ from: 'user', text: state.draft.trim() }],
+        status: 'waiting',
+        draft: '',
+      }
       return { ...state, threads: [...state.threads, thread], selection: null, draft: '', nextThread: state.nextThread + 1 }
     },
     MCP: (state) => {

@@ -61,7 +61,17 @@ it("the agent's answer lands in the right thread, and follow-ups stay in it", as
   await t.simulateEvent('.follow-up', 'input', { value: 'Says who?', data: { thread: 't1' } })
   await t.simulateEvent('.send-follow-up', 'click', { data: { thread: 't1' } })
   expect(t.requests('MCP').at(-1)).toMatchObject({
-    notifyAgent: { event: 'ask', data: { thread_id: 't1', question: 'Says who?', history: [{ from: 'user', text: 'What does self-evident mean here?' }, { from: 'agent', text: 'Needing no proof.' }] } },
+    notifyAgent: {
+      event: 'ask',
+      data: {
+        thread_id: 't1',
+        question: 'Says who?',
+        history: [
+          { from: 'user', text: 'What does self-evident mean here?' },
+          { from: 'agent', text: 'Needing no proof.' },
+        ],
+      },
+    },
   })
   expect(t.state.threads).toHaveLength(1)
   expect(t.state.threads[0].messages.map((m) => m.text)).toEqual(['What does self-evident mean here?', 'Needing no proof.', 'Says who?'])

@@ -10,7 +10,9 @@ export const USAGE = `Usage: create-duet-app <name> --template <template> [--ts 
 Creates a Duet project in ./<name>.
 
   <name>                 npm package name and folder, e.g. my-tool
-  -t, --template <name>  ${Object.entries(TEMPLATES).map(([name, what]) => `${name}: ${what}`).join('\n                         ')}
+  -t, --template <name>  ${Object.entries(TEMPLATES)
+    .map(([name, what]) => `${name}: ${what}`)
+    .join('\n                         ')}
   --ts, --js             TypeScript or JavaScript (default JavaScript)
   --no-install           write the files but skip npm install
   -h, --help             show this help
@@ -19,13 +21,15 @@ In a terminal, whatever is missing is asked for. Without one, <name> and --templ
 Example: npm create duet-app@latest my-tool -- --template mcp-app --ts`
 
 /**
- * Parses the command line; throws `E_USAGE` naming the first problem.
+ * Parses the command line; throws `USAGE` naming the first problem.
  * @param {string[]} argv
  * @returns {{ name?: string, template?: string, language?: 'js'|'ts', install: boolean, help: boolean }}
  */
 export function parseArgs(argv) {
   const args = { install: true, help: false }
-  const usage = (message) => { throw new CreateError('E_USAGE', message, { usage: USAGE }) }
+  const usage = (message) => {
+    throw new CreateError('USAGE', message, { usage: USAGE })
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
@@ -47,7 +51,8 @@ export function parseArgs(argv) {
 }
 
 function checkTemplate(template) {
-  if (!Object.hasOwn(TEMPLATES, template)) throw new CreateError('E_TEMPLATE', `Unknown template '${template}'. Templates: ${Object.keys(TEMPLATES).join(', ')}.`, { template })
+  if (!Object.hasOwn(TEMPLATES, template))
+    throw new CreateError('NOT_FOUND', `Unknown template '${template}'. Templates: ${Object.keys(TEMPLATES).join(', ')}.`, { template })
   return template
 }
 
@@ -78,7 +83,7 @@ export async function main(argv, io = {}) {
     if (args.template !== undefined) checkTemplate(args.template)
     const missing = [args.name === undefined && '<name>', args.template === undefined && '--template'].filter(Boolean)
     if (missing.length > 0 && !interactive) {
-      throw new CreateError('E_USAGE', `missing ${missing.join(' and ')} (no terminal to ask on)`, { usage: USAGE })
+      throw new CreateError('USAGE', `missing ${missing.join(' and ')} (no terminal to ask on)`, { usage: USAGE })
     }
 
     let { name, template, language } = args
@@ -100,19 +105,21 @@ export async function main(argv, io = {}) {
     const { dir, installed } = await createApp({ name, template, language, install: args.install, cwd, log: (line) => stdout.write(`${line}\n`) })
     const where = relative(cwd, dir)
     const label = LANGUAGES[language].label
-    stdout.write(`\nCreated ${name} (${template}, ${label}) in ${dir}\n\nNext:\n  cd ${where}\n${installed ? '' : '  npm install\n'}` +
-      '  npm start     build the view and serve MCP on http://localhost:3001/mcp\n' +
-      '  npm test      test the view and the server, no host needed\n\n' +
-      'README.md says how to connect it to a host (MCPJam, Claude Desktop, VS Code).\n')
+    stdout.write(
+      `\nCreated ${name} (${template}, ${label}) in ${dir}\n\nNext:\n  cd ${where}\n${installed ? '' : '  npm install\n'}` +
+        '  npm start     build the view and serve MCP on http://localhost:3001/mcp\n' +
+        '  npm test      test the view and the server, no host needed\n\n' +
+        'README.md says how to connect it to a host (MCPJam, Claude Desktop, VS Code).\n',
+    )
     return 0
   } catch (err) {
     prompter?.close()
     if (!(err instanceof CreateError)) throw err
     stderr.write(`create-duet-app: ${err.message}\n`)
-    if (err.code === 'E_USAGE') {
+    if (err.code === 'USAGE') {
       stderr.write(`\n${USAGE}\n`)
       return 2
     }
-    return err.code === 'E_ABORTED' ? 130 : 1
+    return err.code === 'ABORTED' ? 130 : 1
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { findDuetCheckout, vendorDuet } from './duet-package.js'
+import { findDuetCheckout, vendorDuet } from './vendor.js'
 import { CreateError } from './errors.js'
 import { runNpm } from './npm.js'
 import { checkProjectName } from './project-name.js'
@@ -17,21 +17,25 @@ import { renderTemplate } from './templates.js'
  */
 
 /**
- * Throws `E_TARGET` unless `dir` is missing or an empty folder.
+ * Throws `ALREADY_EXISTS` unless `dir` is missing or an empty folder.
  * @param {string} dir
  */
 export function checkTarget(dir) {
   if (!existsSync(dir)) return
-  if (!statSync(dir).isDirectory()) throw new CreateError('E_TARGET', `${dir} exists and is a file. Pick another name.`, { dir })
+  if (!statSync(dir).isDirectory()) throw new CreateError('ALREADY_EXISTS', `${dir} exists and is a file. Pick another name.`, { dir })
   const entries = readdirSync(dir)
   if (entries.length > 0) {
-    throw new CreateError('E_TARGET', `${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}). Nothing was written; pick another name or empty the folder.`, { dir })
+    throw new CreateError(
+      'ALREADY_EXISTS',
+      `${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}). Nothing was written; pick another name or empty the folder.`,
+      { dir },
+    )
   }
 }
 
 /**
  * Creates a project: checks the name and the target folder, writes the template's files, points
- * `duet` at this checkout when run from one, and installs.
+ * `duetkit` and `@duetkit/server` at this checkout when run from one, and installs.
  * @param {CreateOptions} options
  * @returns {Promise<{ dir: string, installed: boolean }>}
  */
@@ -50,11 +54,11 @@ export async function createApp({ name, template, language, install = true, cwd 
     }
     const checkout = findDuetCheckout()
     if (checkout) {
-      const spec = await vendorDuet(checkout, dir, log)
+      const specs = await vendorDuet(checkout, dir, log)
       const pkg = JSON.parse(files.get('package.json'))
-      pkg.dependencies.duet = spec
+      Object.assign(pkg.dependencies, specs)
       writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
-      log(`duet ${checkout.version} comes from this checkout: ${spec}`)
+      for (const { name, version } of checkout.packages) log(`${name} ${version} comes from this checkout: ${specs[name]}`)
     }
   } catch (err) {
     // Leave the folder as it was found: missing, or empty.
@@ -67,7 +71,11 @@ export async function createApp({ name, template, language, install = true, cwd 
   log('Installing dependencies (npm install)…')
   const result = await runNpm(['install', '--no-audit', '--no-fund'], dir, { inherit: true })
   if (result.code !== 0) {
-    throw new CreateError('E_INSTALL', `npm install failed in ${dir} (exit ${result.code}). The files are in place: fix the cause and run npm install there.${result.output ? `\n${result.output.trim()}` : ''}`, { dir })
+    throw new CreateError(
+      'INSTALL_FAILED',
+      `npm install failed in ${dir} (exit ${result.code}). The files are in place: fix the cause and run npm install there.${result.output ? `\n${result.output.trim()}` : ''}`,
+      { dir },
+    )
   }
   return { dir, installed: true }
 }

@@ -1,16 +1,22 @@
+// The scaffolder installs nothing it does not need, so it does not import duetkit; its codes are
+// spelled as Duet's (ErrorCodes in duetkit/protocol), and a test there checks they are all in it.
+
 /**
  * Codes of {@link CreateError}:
- * - `E_USAGE`: the command line is incomplete or wrong (exit code 2); `data.usage` is the help text.
- * - `E_NAME`: the project name breaks npm's package name rules or would leave the current folder.
- * - `E_TEMPLATE`: no such template or language.
- * - `E_TARGET`: the target folder exists and is not empty, or is a file.
- * - `E_DUET`: this checkout's `duet` package could not be built or packed.
- * - `E_INSTALL`: `npm install` failed in the new project (the files stay, so it can be rerun).
- * - `E_ABORTED`: the user ended the questions (Ctrl-C or end of input).
+ * - `USAGE`: the command line is incomplete or wrong (exit code 2); `data.usage` is the help text.
+ * - `INVALID_NAME`: the project name breaks npm's package name rules or would leave the current folder.
+ * - `NOT_FOUND`: no such template or language.
+ * - `ALREADY_EXISTS`: the target folder exists and is not empty, or is a file.
+ * - `BUILD_FAILED`: this checkout's `duetkit` or `@duetkit/server` could not be built or packed.
+ * - `INSTALL_FAILED`: `npm install` failed in the new project (the files stay, so it can be rerun).
+ * - `ABORTED`: the user ended the questions (Ctrl-C or end of input).
  */
+export const CREATE_ERROR_CODES = Object.freeze(['USAGE', 'INVALID_NAME', 'NOT_FOUND', 'ALREADY_EXISTS', 'BUILD_FAILED', 'INSTALL_FAILED', 'ABORTED'])
+
+/** An error of create-duet-app, shaped as Duet's: `code` says what went wrong, `message` what to do, `data` what was at fault. */
 export class CreateError extends Error {
   /**
-   * @param {'E_USAGE'|'E_NAME'|'E_TEMPLATE'|'E_TARGET'|'E_DUET'|'E_INSTALL'|'E_ABORTED'} code
+   * @param {'USAGE'|'INVALID_NAME'|'NOT_FOUND'|'ALREADY_EXISTS'|'BUILD_FAILED'|'INSTALL_FAILED'|'ABORTED'} code
    * @param {string} message
    * @param {Record<string, unknown>} [data]
    */
@@ -18,6 +24,6 @@ export class CreateError extends Error {
     super(message)
     this.name = 'CreateError'
     this.code = code
-    this.data = data
+    if (data !== undefined) this.data = data
   }
 }

@@ -11,11 +11,20 @@ import { spawn } from 'node:child_process'
 export function runNpm(args, cwd, { inherit = false } = {}) {
   return new Promise((resolve) => {
     // npm is a .cmd script on Windows, which Node only starts through a shell.
-    const child = spawn('npm', args, { cwd, shell: process.platform === 'win32', stdio: inherit ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('npm', args, {
+      cwd,
+      shell: process.platform === 'win32',
+      stdio: inherit ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let output = ''
-    child.stdout?.on('data', (chunk) => { stdout += chunk; output += chunk })
-    child.stderr?.on('data', (chunk) => { output += chunk })
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk
+      output += chunk
+    })
+    child.stderr?.on('data', (chunk) => {
+      output += chunk
+    })
     // Not found or not executable: reported like a failed run, so callers handle one shape.
     child.once('error', (err) => resolve({ code: -1, stdout, output: `could not start npm: ${err.message}` }))
     child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), stdout, output }))

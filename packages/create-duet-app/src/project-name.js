@@ -9,14 +9,14 @@ const RESERVED = new Set(['node_modules', 'favicon.ico'])
 
 /**
  * Checks a project name against npm's package name rules and returns the folder it goes in
- * (`<cwd>/<name>`, without the scope). Throws `E_NAME` saying which rule failed.
+ * (`<cwd>/<name>`, without the scope). Throws `INVALID_NAME` saying which rule failed.
  * @param {unknown} name
  * @param {string} cwd
  * @returns {{ name: string, dir: string }}
  */
 export function checkProjectName(name, cwd) {
   const fail = (why) => {
-    throw new CreateError('E_NAME', `Invalid project name ${JSON.stringify(name)}: ${why}.`, { name })
+    throw new CreateError('INVALID_NAME', `Invalid project name ${JSON.stringify(name)}: ${why}.`, { name })
   }
   if (typeof name !== 'string' || name === '') fail('it is empty')
   if (name.length > 214) fail('npm allows at most 214 characters')

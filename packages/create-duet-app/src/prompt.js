@@ -3,7 +3,7 @@ import { CreateError } from './errors.js'
 
 /**
  * Line-at-a-time questions on a terminal. Lines that arrive before a question is asked are kept
- * for it (piped answers), and Ctrl-C or the end of input rejects the pending question with `E_ABORTED`.
+ * for it (piped answers), and Ctrl-C or the end of input rejects the pending question with `ABORTED`.
  * @param {NodeJS.ReadableStream & { isTTY?: boolean }} input
  * @param {NodeJS.WritableStream} output
  */
@@ -12,7 +12,7 @@ export function createPrompter(input, output) {
   const lines = []
   let waiting
   let closed = false
-  const aborted = () => new CreateError('E_ABORTED', 'Cancelled; nothing was written.')
+  const aborted = () => new CreateError('ABORTED', 'Cancelled; nothing was written.')
 
   rl.on('line', (line) => {
     if (!waiting) return void lines.push(line)
@@ -33,7 +33,9 @@ export function createPrompter(input, output) {
     output.write(question)
     if (lines.length > 0) return Promise.resolve(lines.shift().trim())
     if (closed) return Promise.reject(aborted())
-    return new Promise((resolve, reject) => { waiting = { resolve: (l) => resolve(l.trim()), reject } })
+    return new Promise((resolve, reject) => {
+      waiting = { resolve: (l) => resolve(l.trim()), reject }
+    })
   }
 
   return {

@@ -40,17 +40,20 @@ function walk(dir, prefix = '') {
  */
 export function renderTemplate({ template, language, name }) {
   if (!Object.hasOwn(TEMPLATES, template)) {
-    throw new CreateError('E_TEMPLATE', `Unknown template '${template}'. Templates: ${Object.keys(TEMPLATES).join(', ')}.`, { template })
+    throw new CreateError('NOT_FOUND', `Unknown template '${template}'. Templates: ${Object.keys(TEMPLATES).join(', ')}.`, { template })
   }
   if (!Object.hasOwn(LANGUAGES, language)) {
-    throw new CreateError('E_TEMPLATE', `Unknown language '${language}': use js or ts.`, { language })
+    throw new CreateError('NOT_FOUND', `Unknown language '${language}': use js or ts.`, { language })
   }
   const vars = { name, ...LANGUAGES[language].vars }
   const out = new Map()
   for (const layer of ['shared', language]) {
     const dir = join(ROOT, template, layer)
     for (const rel of walk(dir)) {
-      const target = rel.split('/').map((part) => RENAMED[part] ?? part).join('/')
+      const target = rel
+        .split('/')
+        .map((part) => RENAMED[part] ?? part)
+        .join('/')
       const text = readFileSync(join(dir, rel), 'utf8').replace(/\{\{(\w+)\}\}/g, (all, key) => (Object.hasOwn(vars, key) ? vars[key] : all))
       out.set(target, text)
     }

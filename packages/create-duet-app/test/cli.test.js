@@ -11,7 +11,9 @@ import { checkProjectName } from '../src/project-name.js'
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
 
 let cwd
-beforeEach(() => { cwd = mkdtempSync(join(tmpdir(), 'create-duet-app-')) })
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), 'create-duet-app-'))
+})
 afterEach(() => rmSync(cwd, { recursive: true, force: true }))
 
 /** Runs bin.js as a process with no terminal: stdin is an empty pipe. */
@@ -20,8 +22,12 @@ function runBin(args, env = {}) {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (c) => { stdout += c })
-    child.stderr.on('data', (c) => { stderr += c })
+    child.stdout.on('data', (c) => {
+      stdout += c
+    })
+    child.stderr.on('data', (c) => {
+      stderr += c
+    })
     child.once('error', reject)
     child.once('close', (code) => resolve({ code, stdout, stderr }))
   })
@@ -34,8 +40,12 @@ async function runMain(args, { answers, interactive = answers !== undefined } = 
   const stderr = new PassThrough()
   let out = ''
   let err = ''
-  stdout.on('data', (c) => { out += c })
-  stderr.on('data', (c) => { err += c })
+  stdout.on('data', (c) => {
+    out += c
+  })
+  stderr.on('data', (c) => {
+    err += c
+  })
   if (answers) stdin.end(answers.map((a) => `${a}\n`).join(''))
   const code = await main(args, { stdin, stdout, stderr, interactive, cwd })
   return { code, stdout: out, stderr: err }
@@ -63,13 +73,23 @@ describe('project names', () => {
     ['x'.repeat(215), /214/],
   ])('rejects %j with a reason', (name, reason) => {
     expect(() => checkProjectName(name, '/w')).toThrow(reason)
-    try { checkProjectName(name, '/w') } catch (err) { expect(err.code).toBe('E_NAME') }
+    try {
+      checkProjectName(name, '/w')
+    } catch (err) {
+      expect(err.code).toBe('INVALID_NAME')
+    }
   })
 })
 
 describe('the command line', () => {
   it('parses names, templates, languages and --no-install', () => {
-    expect(parseArgs(['my-tool', '--template', 'mcp-app', '--ts', '--no-install'])).toEqual({ name: 'my-tool', template: 'mcp-app', language: 'ts', install: false, help: false })
+    expect(parseArgs(['my-tool', '--template', 'mcp-app', '--ts', '--no-install'])).toEqual({
+      name: 'my-tool',
+      template: 'mcp-app',
+      language: 'ts',
+      install: false,
+      help: false,
+    })
     expect(parseArgs(['-t', 'mcp-app', 'x'])).toMatchObject({ name: 'x', template: 'mcp-app', install: true })
     expect(parseArgs(['--template=mcp-app', '--js'])).toMatchObject({ template: 'mcp-app', language: 'js' })
     expect(() => parseArgs(['--ts', '--js'])).toThrow(/not both/)
@@ -101,13 +121,13 @@ describe('the command line', () => {
     expect(readdirSync(cwd).sort()).toEqual(['taken'])
   })
 
-  it('takes back what it wrote when duet cannot be packed', async () => {
+  it("takes back what it wrote when this checkout's packages cannot be built or packed", async () => {
     mkdirSync(join(cwd, 'was-empty'))
-    // No npm on the PATH: packing (or building) duet fails after the template's files are written.
+    // No npm on the PATH: packing (or building) duetkit fails after the template's files are written.
     for (const name of ['fresh', 'was-empty']) {
       const { code, stderr } = await runBin([name, '--template', 'mcp-app', '--no-install'], { PATH: '/nonexistent' })
       expect(code).toBe(1)
-      expect(stderr).toMatch(/(Packing|Building) duet failed[\s\S]*could not start npm/)
+      expect(stderr).toMatch(/(Packing|Building) (duetkit|@duetkit\/server) failed[\s\S]*could not start npm/)
     }
     expect(readdirSync(cwd)).toEqual(['was-empty'])
     expect(readdirSync(join(cwd, 'was-empty'))).toEqual([])
@@ -159,19 +179,35 @@ describe('in a terminal', () => {
         while (next < turns.length && output.includes(turns[next][0])) child.stdin.write(turns[next++][1])
       })
       child.once('error', reject)
-      child.once('close', (code) => { child.stdin.destroy(); resolve({ code, output: output.replace(/\r/g, '') }) })
+      child.once('close', (code) => {
+        child.stdin.destroy()
+        resolve({ code, output: output.replace(/\r/g, '') })
+      })
     })
   }
 
   it.skipIf(!hasScript)('asks in a real terminal', async () => {
-    const { code, output } = await runInTerminal(['--no-install'], [['Project name (my-tool): ', 'in-a-tty\r'], ['Template: ', '\r'], ['TypeScript? ', 'y\r']])
+    const { code, output } = await runInTerminal(
+      ['--no-install'],
+      [
+        ['Project name (my-tool): ', 'in-a-tty\r'],
+        ['Template: ', '\r'],
+        ['TypeScript? ', 'y\r'],
+      ],
+    )
     expect(code, output).toBe(0)
     expect(output).toContain('Created in-a-tty (mcp-app, TypeScript)')
     expect(existsSync(join(cwd, 'in-a-tty', 'src', 'App.tsx'))).toBe(true)
   })
 
   it.skipIf(!hasScript)('stops on Ctrl-C in a real terminal, leaving nothing behind', async () => {
-    const { code, output } = await runInTerminal([], [['Project name (my-tool): ', 'half\r'], ['Template: ', '\x03']])
+    const { code, output } = await runInTerminal(
+      [],
+      [
+        ['Project name (my-tool): ', 'half\r'],
+        ['Template: ', '\x03'],
+      ],
+    )
     expect(code, output).toBe(130)
     expect(output).toContain('Cancelled; nothing was written.')
     expect(readdirSync(cwd)).toEqual([])

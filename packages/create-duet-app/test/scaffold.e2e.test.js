@@ -1,8 +1,8 @@
 // Scaffolds a JavaScript and a TypeScript project from this checkout, installs each once, and
 // checks what a user would: their own `npm test`, the server over HTTP and stdio with the MCP SDK
 // client, the ui:// resource, and the built view in Chromium under the official AppBridge.
-import { spawn } from 'node:child_process'
-import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -26,11 +26,15 @@ function run(command, args, cwd, extraEnv = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    child.stdout.on('data', (c) => { output += c })
-    child.stderr.on('data', (c) => { output += c })
+    child.stdout.on('data', (c) => {
+      output += c
+    })
+    child.stderr.on('data', (c) => {
+      output += c
+    })
     child.once('error', reject)
     // Colours off: vitest's summary is matched as text.
-    child.once('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }))
+    child.once('close', (code) => resolve({ code, output: output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '') }))
   })
 }
 
@@ -66,7 +70,10 @@ async function exercise(client, dir, forecastModule) {
   expect(result.isError).toBeFalsy()
   expect(result.structuredContent).toEqual(forecastFor('Lisbon'))
   expect(result.content[0].text).toMatch(/^Forecast for Lisbon: Mon /)
-  const bad = await client.callTool({ name: 'get_forecast', arguments: { city: '' } }).then((r) => JSON.stringify(r), (e) => e.message)
+  const bad = await client.callTool({ name: 'get_forecast', arguments: { city: '' } }).then(
+    (r) => JSON.stringify(r),
+    (e) => e.message,
+  )
   expect(bad).toMatch(/Input validation error/)
 
   const { contents } = await client.readResource({ uri: 'ui://forecast/view.html' })
@@ -114,20 +121,52 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
       expect(built.code, built.output).toBe(0)
     }, INSTALL_TIMEOUT)
 
-    it('depends on its own copy of duet packed from this checkout', () => {
+    it('depends on its own copies of duetkit and @duetkit/server packed from this checkout', () => {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
       expect(pkg.name).toBe(name)
-      expect(pkg.dependencies.duet).toBe('file:vendor/duet-0.1.0.tgz')
-      // Installed like a published package: a folder of its own, not a link into the checkout.
-      expect(lstatSync(join(dir, 'node_modules/duet')).isSymbolicLink()).toBe(false)
-      expect(lstatSync(join(dir, 'node_modules/duet/dist/index.js')).isFile()).toBe(true)
+      expect(pkg.dependencies).toMatchObject({
+        duetkit: 'file:vendor/duetkit-0.1.0.tgz',
+        '@duetkit/server': 'file:vendor/duetkit-server-0.1.0.tgz',
+        zod: expect.any(String),
+      })
+      // Installed like published packages: folders of their own, not links into the checkout.
+      for (const installed of ['duetkit', '@duetkit/server']) {
+        expect(lstatSync(join(dir, 'node_modules', installed)).isSymbolicLink()).toBe(false)
+        expect(lstatSync(join(dir, 'node_modules', installed, 'dist/index.js')).isFile()).toBe(true)
+      }
+      // The server's own `duetkit@^0.1.0` is the vendored duetkit, not a copy from the registry.
+      expect(existsSync(join(dir, 'node_modules/@duetkit/server/node_modules/duetkit'))).toBe(false)
+      const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'))
+      const duetkits = Object.entries(lock.packages).filter(([path]) => /(^|\/)node_modules\/duetkit$/.test(path))
+      expect(duetkits).toEqual([['node_modules/duetkit', expect.objectContaining({ resolved: 'file:vendor/duetkit-0.1.0.tgz' })]])
+      expect(lock.packages['node_modules/@duetkit/server'].dependencies).toMatchObject({ duetkit: '^0.1.0' })
     })
 
     it('passes its own npm test', async () => {
       const { code, output } = await run('npm', ['test'], dir)
       expect(code, output).toBe(0)
-      expect(output).toMatch(/Tests\s+(\S+\s+)?7 passed/)
+      const passed = Number(output.match(/Tests\s+(\d+) passed/)?.[1])
+      expect(passed, output).toBeGreaterThanOrEqual(7)
+      expect(output).not.toMatch(/Tests\s+.*\d+ failed/)
     }, 300_000)
+
+    if (language === 'ts')
+      it('fails its npm test, before any test runs, when the view has a type error', async () => {
+        const app = join(dir, 'src/App.tsx')
+        const original = readFileSync(app, 'utf8')
+        expect(original).toMatch(/state\.city\b/)
+        writeFileSync(app, original.replace(/state\.city\b/, 'state.cty'))
+        try {
+          const { code, output } = await run('npm', ['test'], dir)
+          expect(code, output).not.toBe(0)
+          expect(output).toMatch(/src\/App\.tsx\(\d+,\d+\): error TS\d+: Property 'cty' does not exist/)
+          expect(output).not.toMatch(/Test Files/)
+        } finally {
+          writeFileSync(app, original)
+        }
+        const { code, output } = await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], dir)
+        expect(code, output).toBe(0)
+      }, 120_000)
 
     it('serves get_forecast and its view over Streamable HTTP', async () => {
       const { child, url } = await startHttp(dir, entry)
@@ -172,7 +211,9 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
         expect(await frame.textContent('.day')).toBe(`${first.date}: ${first.sky}, ${first.high}° / ${first.low}°`)
 
         await frame.click('.day >> nth=2')
-        expect((await host.waitForEvent('updatemodelcontext')).params).toEqual({ structuredContent: { city: 'Lisbon', selectedDay: lisbon.structuredContent.days[2] } })
+        expect((await host.waitForEvent('updatemodelcontext')).params).toEqual({
+          structuredContent: { city: 'Lisbon', selectedDay: lisbon.structuredContent.days[2] },
+        })
         await frame.click('.refresh')
         expect((await host.waitForEvent('calltool')).params).toEqual({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
         await frame.waitForFunction(() => document.querySelector('[role=status]')?.textContent === '', undefined, { timeout: 20_000 })
@@ -185,7 +226,9 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
         await frame.waitForFunction(() => document.querySelector('.fullscreen')?.textContent === 'Exit full screen', undefined, { timeout: 20_000 })
 
         await host.sendHostContextChange({ theme: 'dark', availableDisplayModes: ['inline'], displayMode: 'inline' })
-        await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && !document.querySelector('.fullscreen'), undefined, { timeout: 20_000 })
+        await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && !document.querySelector('.fullscreen'), undefined, {
+          timeout: 20_000,
+        })
         expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 25, 29)')
         if (language === 'js') await host.page.locator('#view').screenshot({ path: `${SHOTS}/starter-forecast-dark.png` })
         expect((await host.events()).filter((e) => e.name === 'onerror')).toEqual([])
@@ -195,3 +238,53 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
     })
   })
 }
+
+// A view author installs duetkit alone: none of the server's weight (native builds, bundlers, Redis,
+// the MCP SDK, zod) may come with it.
+describe('a project that installs only duetkit', () => {
+  const FORBIDDEN = /^(better-sqlite3|esbuild|redis|zod|@modelcontextprotocol\/.*|@duetkit\/server)$/
+
+  /** Every installed package in `npm ls --all --json`'s tree: name → the chain of packages that pulled it in. */
+  function installed(tree, via = [], out = new Map()) {
+    for (const [name, node] of Object.entries(tree.dependencies ?? {})) {
+      // An unmet optional peer (vite, for duetkit/vite) is listed without a version: not installed.
+      if (!node.version) continue
+      out.set(name, [...via, name])
+      installed(node, [...via, name], out)
+    }
+    return out
+  }
+
+  it(
+    'has duetkit with xstream, snabbdom and their own small dependencies, and nothing of the server',
+    async () => {
+      const dir = join(root, 'duetkit-only')
+      mkdirSync(dir)
+      copyFileSync(join(root, 'forecast-js/vendor/duetkit-0.1.0.tgz'), join(dir, 'duetkit-0.1.0.tgz'))
+      writeFileSync(
+        join(dir, 'package.json'),
+        `${JSON.stringify({ name: 'duetkit-only', version: '1.0.0', private: true, dependencies: { duetkit: 'file:duetkit-0.1.0.tgz' } }, null, 2)}\n`,
+      )
+      // The scaffolded projects have put xstream and snabbdom in the npm cache; offline first, the registry only if not.
+      let install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund'], dir)
+      if (install.code !== 0) install = await run('npm', ['install', '--no-audit', '--no-fund'], dir)
+      expect(install.code, install.output).toBe(0)
+
+      // stdout alone: npm may warn on stderr, and the JSON must parse.
+      const ls = spawnSync('npm', ['ls', '--all', '--json'], { cwd: dir, env, encoding: 'utf8' })
+      expect(ls.status, ls.stderr).toBe(0)
+      const tree = JSON.parse(ls.stdout)
+      expect(Object.keys(tree.dependencies)).toEqual(['duetkit'])
+      const direct = Object.entries(tree.dependencies.duetkit.dependencies ?? {})
+        .filter(([, node]) => node.version)
+        .map(([name]) => name)
+      expect(direct.sort()).toEqual(['snabbdom', 'xstream'])
+      const all = installed(tree)
+      expect([...all.keys()].filter((name) => FORBIDDEN.test(name))).toEqual([])
+      // Everything else hangs off xstream or snabbdom (symbol-observable, globalthis and its shims).
+      expect([...all.values()].filter((chain) => chain.length > 2 && !['xstream', 'snabbdom'].includes(chain[1]))).toEqual([])
+      expect(all.size).toBeLessThan(20)
+    },
+    INSTALL_TIMEOUT,
+  )
+})

@@ -28,7 +28,9 @@ describe('the mcp-app template', () => {
     }
     // A file identical in js/ and ts/ belongs in shared/.
     const js = walk(join(TEMPLATE, 'js'))
-    const same = js.filter((f) => existsSync(join(TEMPLATE, 'ts', f)) && readFileSync(join(TEMPLATE, 'js', f), 'utf8') === readFileSync(join(TEMPLATE, 'ts', f), 'utf8'))
+    const same = js.filter(
+      (f) => existsSync(join(TEMPLATE, 'ts', f)) && readFileSync(join(TEMPLATE, 'js', f), 'utf8') === readFileSync(join(TEMPLATE, 'ts', f), 'utf8'),
+    )
     expect(same).toEqual([])
   })
 
@@ -36,10 +38,21 @@ describe('the mcp-app template', () => {
     it(`renders the ${language} project with every placeholder filled`, () => {
       const files = renderTemplate({ template: 'mcp-app', language, name: 'my-tool' })
       const ext = language === 'ts' ? 'ts' : 'js'
-      expect([...files.keys()]).toEqual(expect.arrayContaining([
-        '.gitignore', 'README.md', 'index.html', 'package.json', 'vite.config.js', `src/main.${ext}`, `src/App.${ext}x`, `src/App.test.${ext}x`,
-        `server/server.${ext}`, `server/forecast.${ext}`, `server/server.test.${ext}`,
-      ]))
+      expect([...files.keys()]).toEqual(
+        expect.arrayContaining([
+          '.gitignore',
+          'README.md',
+          'index.html',
+          'package.json',
+          'vite.config.js',
+          `src/main.${ext}`,
+          `src/App.${ext}x`,
+          `src/App.test.${ext}x`,
+          `server/server.${ext}`,
+          `server/forecast.${ext}`,
+          `server/server.test.${ext}`,
+        ]),
+      )
       for (const [path, text] of files) expect(text, path).not.toMatch(/\{\{(name|main|app|server|run)\}\}/)
       expect(files.get('index.html')).toContain(`<script type="module" src="/src/main.${ext}"></script>`)
       expect(files.get('index.html')).toContain('<title>my-tool</title>')
@@ -52,14 +65,38 @@ describe('the mcp-app template', () => {
     })
   }
 
-  it("asks for a duet version this checkout satisfies, and only public packages besides", () => {
-    const duet = JSON.parse(readFileSync(here('../../duet/package.json'), 'utf8'))
+  it('asks for the duetkit and @duetkit/server versions this checkout has, zod for the server, and the build and test tools as dev dependencies', () => {
+    const duetkit = JSON.parse(readFileSync(here('../../duetkit/package.json'), 'utf8'))
+    const server = JSON.parse(readFileSync(here('../../server/package.json'), 'utf8'))
     for (const language of Object.keys(LANGUAGES)) {
       const pkg = JSON.parse(renderTemplate({ template: 'mcp-app', language, name: 'x' }).get('package.json'))
-      expect(pkg.dependencies.duet).toBe(`^${duet.version}`)
+      expect(Object.keys(pkg.dependencies).sort()).toEqual(['@duetkit/server', 'duetkit', 'zod'])
+      expect(pkg.dependencies.duetkit).toBe(`^${duetkit.version}`)
+      expect(pkg.dependencies['@duetkit/server']).toBe(`^${server.version}`)
+      expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(['vite', 'vite-plugin-singlefile', 'vitest']))
+      // Registry versions only: a checkout's own tarballs are filled in when the project is created.
       const specs = Object.values({ ...pkg.dependencies, ...pkg.devDependencies })
       expect(specs.filter((spec) => !/^[~^]?\d/.test(spec))).toEqual([])
     }
+  })
+
+  it("makes the TypeScript project's npm test type-check the view and the server before vitest runs", () => {
+    const files = renderTemplate({ template: 'mcp-app', language: 'ts', name: 'x' })
+    const { scripts } = JSON.parse(files.get('package.json'))
+    expect(scripts.typecheck).toBe('tsc --noEmit -p tsconfig.json && tsc --noEmit -p tsconfig.server.json')
+    expect(scripts.test.indexOf('npm run typecheck')).toBe(0)
+    expect(scripts.test.indexOf('vitest')).toBeGreaterThan(0)
+    // The view's type-check covers the server too, whose type the view imports.
+    expect(files.get('tsconfig.json')).toMatch(/"include": \["src", "server"\]/)
+  })
+
+  it("exports the server's type, tools included, for the view to import", () => {
+    expect(renderTemplate({ template: 'mcp-app', language: 'ts', name: 'x' }).get('server/server.ts')).toContain(
+      'export type ForecastServer = ReturnType<typeof createForecastServer>',
+    )
+    expect(renderTemplate({ template: 'mcp-app', language: 'js', name: 'x' }).get('server/server.js')).toContain(
+      '@typedef {ReturnType<typeof createForecastServer>} ForecastServer',
+    )
   })
 })
 

@@ -41,8 +41,12 @@ async function sizes() {
   const aliasedGz = gzipSync(aliased, { level: 9 }).length
   const depsGz = gzipSync(deps, { level: 9 }).length
   console.log('(a) counter app, esbuild --minify, gzip -9')
-  console.log(`    app bundle:           ${kb(app.length)} KB min, ${kb(appGz)} KB gzip (goal <= ${SIZE_GOAL_KB} KB gzip: ${appGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`)
-  console.log(`    with duet/vite's shims: ${kb(aliased.length)} KB min, ${kb(aliasedGz)} KB gzip (goal: ${aliasedGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`)
+  console.log(
+    `    app bundle:           ${kb(app.length)} KB min, ${kb(appGz)} KB gzip (goal <= ${SIZE_GOAL_KB} KB gzip: ${appGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
+  )
+  console.log(
+    `    with duet/vite's shims: ${kb(aliased.length)} KB min, ${kb(aliasedGz)} KB gzip (goal: ${aliasedGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
+  )
   console.log(`    xstream+snabbdom only: ${kb(deps.length)} KB min, ${kb(depsGz)} KB gzip (Duet's own share: ${kb(appGz - depsGz)} KB gzip)`)
 }
 
@@ -59,25 +63,30 @@ async function listUpdate() {
     const page = await browser.newPage()
     const errors = []
     page.on('pageerror', (e) => errors.push(String(e)))
-    await page.setContent('<!doctype html><html><body><div id="duet"></div><div id="snabbdom"><div></div></div><div id="thunked"><div></div></div></body></html>')
+    await page.setContent(
+      '<!doctype html><html><body><div id="duet"></div><div id="snabbdom"><div></div></div><div id="thunked"><div></div></div></body></html>',
+    )
     await page.addScriptTag({ content: code })
     if (errors.length) throw new Error(`bench page failed: ${errors.join('; ')}`)
-    const times = await page.evaluate(async ({ warmup, rounds, BATCH }) => {
-      const kinds = ['duet', 'snabbdom', 'thunked']
-      const out = { duet: [], snabbdom: [], thunked: [] }
-      for (let r = 0; r < warmup + rounds; r++) {
-        // Rotate the order so no variant always runs right after garbage from another.
-        for (let k = 0; k < kinds.length; k++) {
-          const kind = kinds[(r + k) % kinds.length]
-          // Ten updates per sample: Chromium rounds performance.now() to 0.1 ms without isolation.
-          const t0 = performance.now()
-          for (let j = 0; j < BATCH; j++) await window.bench[kind](r * BATCH + j)
-          const dt = (performance.now() - t0) / BATCH
-          if (r >= warmup) out[kind].push(dt)
+    const times = await page.evaluate(
+      async ({ warmup, rounds, BATCH }) => {
+        const kinds = ['duet', 'snabbdom', 'thunked']
+        const out = { duet: [], snabbdom: [], thunked: [] }
+        for (let r = 0; r < warmup + rounds; r++) {
+          // Rotate the order so no variant always runs right after garbage from another.
+          for (let k = 0; k < kinds.length; k++) {
+            const kind = kinds[(r + k) % kinds.length]
+            // Ten updates per sample: Chromium rounds performance.now() to 0.1 ms without isolation.
+            const t0 = performance.now()
+            for (let j = 0; j < BATCH; j++) await window.bench[kind](r * BATCH + j)
+            const dt = (performance.now() - t0) / BATCH
+            if (r >= warmup) out[kind].push(dt)
+          }
         }
-      }
-      return out
-    }, { warmup: WARMUP, rounds: ROUNDS, BATCH: 10 })
+        return out
+      },
+      { warmup: WARMUP, rounds: ROUNDS, BATCH: 10 },
+    )
     // Check all three really patched the page the same way.
     const labels = await page.evaluate(() => ['duet', 'snabbdom', 'thunked'].map((id) => document.querySelector(`#${id} tr:nth-child(11) .label`)?.textContent))
     if (new Set(labels).size !== 1 || !labels[0]) throw new Error(`the three lists differ after the run: ${labels.join(' | ')}`)

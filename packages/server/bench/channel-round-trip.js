@@ -3,7 +3,7 @@
 // Real parts only: a `duet serve --http` process, the SDK client as the agent, Chromium with the
 // official AppBridge as host forwarding the view's calls, and `duet wait` as the agent's watcher.
 // Times are read on the page's own clock: from the moment the app sends to the moment the answer is
-// in its DOM. Part of `npm run bench:channel`; also runs alone: node packages/duet/bench/channel-round-trip.js
+// in its DOM. Part of `npm run bench:channel`; also runs alone: node packages/server/bench/channel-round-trip.js
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +12,7 @@ import { loadTestHelpers } from '../../../test/support/load-test-helpers.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const RUNS = Number(process.env.BENCH_RUNS ?? 30)
+const GOAL_MS = 100
 // The built CLI, as users run it (the bench runs after `npm run build`); the harness bundles the source otherwise.
 const DIST_BIN = here('../dist/cli/bin.js')
 if (!process.env.DUET_BIN && existsSync(DIST_BIN)) process.env.DUET_BIN = DIST_BIN
@@ -20,7 +21,7 @@ if (!process.env.DUET_BIN && existsSync(DIST_BIN)) process.env.DUET_BIN = DIST_B
 // so a reply waits U(0, 500) + U(0, 1200) ms before any processing. Percentiles of that sum.
 function anchorPercentile(p, a = 500, b = 1200) {
   // CDF of U(0,a)+U(0,b), a <= b: rising ramp, flat middle, falling ramp.
-  const cdf = (x) => (x <= a ? (x * x) / (2 * a * b) : x <= b ? (x - a / 2) / b : 1 - ((a + b - x) ** 2) / (2 * a * b))
+  const cdf = (x) => (x <= a ? (x * x) / (2 * a * b) : x <= b ? (x - a / 2) / b : 1 - (a + b - x) ** 2 / (2 * a * b))
   let lo = 0
   let hi = a + b
   for (let i = 0; i < 60; i++) {
@@ -58,11 +59,12 @@ async function open(h, browser, agent, hostClient) {
 }
 
 /** The app sends question `n`; resolves with the send time on the page's clock. */
-const ask = (frame, n) => frame.evaluate((i) => {
-  const at = performance.timeOrigin + performance.now()
-  window.duet.notifyAgent('ask', { n: i })
-  return at
-}, n)
+const ask = (frame, n) =>
+  frame.evaluate((i) => {
+    const at = performance.timeOrigin + performance.now()
+    window.duet.notifyAgent('ask', { n: i })
+    return at
+  }, n)
 
 async function answered(frame, n) {
   await frame.waitForFunction((i) => document.getElementById('answer').textContent === String(i), n, { timeout: 30_000 })
@@ -87,7 +89,9 @@ async function foregroundOnce(agent, frame, channel, n) {
 
 /** Runs both ways of waking the agent and returns their round-trip times in ms. */
 export async function measureRoundTrip(runs = RUNS) {
-  const h = await loadTestHelpers("export * from './packages/server/test/apps/display-e2e-harness.ts'; export { launchBrowser } from './test/support/browser.ts'")
+  const h = await loadTestHelpers(
+    "export * from './packages/server/test/apps/display-e2e-harness.ts'; export { launchBrowser } from './test/support/browser.ts'",
+  )
   const dataDir = mkdtempSync(join(tmpdir(), 'duet-bench-rt-'))
   const serve = await h.startServe(dataDir)
   const browser = await h.launchBrowser()
@@ -138,7 +142,9 @@ export async function main() {
   for (const p of [50, 99]) row(`\`duet wait\` wakes the agent: p${p}`, percentile(watcher, p / 100), anchor[p])
   for (const p of [50, 99]) row(`agent waits in poll_agent_messages: p${p}`, percentile(foreground, p / 100), anchor[p])
   console.log('  anchor: its polling alone, U(0,500) + U(0,1200) ms (0.5 s watcher, 1.2 s app poll), before any work.')
-  console.log('  Goal: under 100 ms with the agent answering at once. With a few dozen runs, p99 is close to the maximum.')
+  // With a few dozen runs p99 is close to the maximum, so the goal is judged on both p99s.
+  const worst = Math.max(percentile(watcher, 0.99), percentile(foreground, 0.99))
+  console.log(`  Goal: under ${GOAL_MS} ms with the agent answering at once (worst p99 ${ms(worst)}): ${worst < GOAL_MS ? 'met' : 'NOT met'}`)
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

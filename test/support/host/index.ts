@@ -7,7 +7,8 @@ import { startHttpServer, type TestHttpServer } from '../http-server.js'
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 
 /** The MCP Apps spec's default CSP for a view that declares none (no eval, no network). */
-export const DEFAULT_VIEW_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none';"
+export const DEFAULT_VIEW_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none';"
 
 const bundles = new Map<string, Promise<string>>()
 
@@ -55,14 +56,22 @@ export interface HostPageOptions {
   capabilities?: Record<string, unknown>
   /** Results the host returns for the view's `tools/call`, by tool name (default: an echo). */
   toolResults?: Record<string, unknown>
+  /** Tools whose `tools/call` the host answers with a JSON-RPC error (-32603) carrying this message. */
+  toolErrors?: Record<string, string>
   /** Response headers for the view (default: the spec's default CSP). */
   viewHeaders?: Record<string, string>
   /** Extra routes on the view origin. */
   viewRoutes?: Parameters<typeof startHttpServer>[0]
 }
 
-export interface HostLogEntry { dir: 'view->host' | 'host->view'; data: any }
-export interface HostEvent { name: string; params?: any }
+export interface HostLogEntry {
+  dir: 'view->host' | 'host->view'
+  data: any
+}
+export interface HostEvent {
+  name: string
+  params?: any
+}
 
 /** A running test host page: the official AppBridge driving one view in real Chromium. */
 export interface HostPage {
@@ -97,13 +106,24 @@ export interface HostPage {
 }
 
 const DEFAULT_CAPABILITIES = {
-  openLinks: {}, downloadFile: {}, serverTools: {}, serverResources: {}, logging: {},
-  updateModelContext: { text: {}, structuredContent: {} }, message: { text: {} }, sampling: {},
+  openLinks: {},
+  downloadFile: {},
+  serverTools: {},
+  serverResources: {},
+  logging: {},
+  updateModelContext: { text: {}, structuredContent: {} },
+  message: { text: {} },
+  sampling: {},
 }
 
 const DEFAULT_CONTEXT = {
-  theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'],
-  containerDimensions: { width: 420, maxHeight: 6000 }, locale: 'en-US', timeZone: 'UTC', platform: 'web',
+  theme: 'light',
+  displayMode: 'inline',
+  availableDisplayModes: ['inline', 'fullscreen'],
+  containerDimensions: { width: 420, maxHeight: 6000 },
+  locale: 'en-US',
+  timeZone: 'UTC',
+  platform: 'web',
 }
 
 /**
@@ -117,11 +137,14 @@ export async function openHostPage(browser: Browser, options: HostPageOptions): 
 
   const [hostBundle, proxyBundle] = await Promise.all([bundleScript(here('./host-page.browser.ts')), bundleScript(here('./sandbox-proxy.browser.ts'))])
   const viewHeaders = options.viewHeaders ?? { 'content-security-policy': DEFAULT_VIEW_CSP }
-  const view: TestHttpServer = await startHttpServer({
-    ...options.viewRoutes,
-    '/view.html': { body: () => viewHtml ?? '', headers: viewHeaders },
-    '/sandbox.html': { body: htmlPage(proxyBundle, { title: 'sandbox' }), headers: viewHeaders },
-  }, 'localhost')
+  const view: TestHttpServer = await startHttpServer(
+    {
+      ...options.viewRoutes,
+      '/view.html': { body: () => viewHtml ?? '', headers: viewHeaders },
+      '/sandbox.html': { body: htmlPage(proxyBundle, { title: 'sandbox' }), headers: viewHeaders },
+    },
+    'localhost',
+  )
   const config = {
     viewUrl: options.viewUrl ?? `${view.origin}/view.html`,
     viewHtml,
@@ -129,12 +152,18 @@ export async function openHostPage(browser: Browser, options: HostPageOptions): 
     hostContext: options.hostContext ?? DEFAULT_CONTEXT,
     capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
     toolResults: options.toolResults ?? {},
+    toolErrors: options.toolErrors ?? {},
   }
   const configScript = `window.__hostConfig = ${JSON.stringify(config).replace(/</g, '\\u003c')};`
-  const host = await startHttpServer({
-    '/': { body: `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body style="margin:16px;font-family:sans-serif"><script>${configScript}</script><script src="/host.js"></script></body></html>` },
-    '/host.js': { body: hostBundle, type: 'text/javascript' },
-  }, '127.0.0.1')
+  const host = await startHttpServer(
+    {
+      '/': {
+        body: `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body style="margin:16px;font-family:sans-serif"><script>${configScript}</script><script src="/host.js"></script></body></html>`,
+      },
+      '/host.js': { body: hostBundle, type: 'text/javascript' },
+    },
+    '127.0.0.1',
+  )
 
   let context: BrowserContext | undefined
   try {
@@ -152,13 +181,22 @@ export async function openHostPage(browser: Browser, options: HostPageOptions): 
     const onHost = <T, A>(fn: (h: any, arg: A) => T | Promise<T>, arg?: A) =>
       page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)((window as any).__duetHost, a), [fn.toString(), arg] as const) as Promise<T>
     const bridgeCall = (method: string, params: unknown) =>
-      onHost((h, [m, p]: [string, unknown]) => h.bridge[m](p).then((r: unknown) => r, (e: any) => ({ rpcError: { code: e.code, message: e.message } })), [method, params] as [string, unknown])
+      onHost(
+        (h, [m, p]: [string, unknown]) =>
+          h.bridge[m](p).then(
+            (r: unknown) => r,
+            (e: any) => ({ rpcError: { code: e.code, message: e.message } }),
+          ),
+        [method, params] as [string, unknown],
+      )
 
     return {
       page,
       hostOrigin: host.origin,
       viewOrigin: view.origin,
-      initialized: async () => { await page.waitForFunction(() => (window as any).__duetHost?.initialized === true, undefined, { timeout: 20_000 }) },
+      initialized: async () => {
+        await page.waitForFunction(() => (window as any).__duetHost?.initialized === true, undefined, { timeout: 20_000 })
+      },
       viewFrame,
       sendToolInput: (args) => onHost((h, a) => h.bridge.sendToolInput({ arguments: a }), args),
       sendToolInputPartial: (args) => onHost((h, a) => h.bridge.sendToolInputPartial({ arguments: a }), args),
@@ -173,8 +211,14 @@ export async function openHostPage(browser: Browser, options: HostPageOptions): 
       timing: () => onHost((h) => h.timing),
       events: () => onHost((h) => h.events),
       async waitForEvent(name, where) {
-        const handle = await page.waitForFunction(([n, w]) => (window as any).__duetHost.events.find((e: any) =>
-          e.name === n && (!w || Object.entries(w).every(([k, v]) => JSON.stringify(e.params?.[k]) === JSON.stringify(v)))), [name, where ?? null] as const, { timeout: 20_000 })
+        const handle = await page.waitForFunction(
+          ([n, w]) =>
+            (window as any).__duetHost.events.find(
+              (e: any) => e.name === n && (!w || Object.entries(w).every(([k, v]) => JSON.stringify(e.params?.[k]) === JSON.stringify(v))),
+            ),
+          [name, where ?? null] as const,
+          { timeout: 20_000 },
+        )
         return (await handle.jsonValue()) as HostEvent
       },
       async close() {

@@ -1,11 +1,22 @@
-import type { Plugin } from 'esbuild'
 import { SHIMS } from './globalthis-shim.js'
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-const SPECIFIERS = new RegExp(`^(${Object.keys(SHIMS).map(escape).join('|')})$`)
+/**
+ * The part of esbuild's `Plugin` this plugin uses, written out so duetkit does not depend on
+ * esbuild (a view never needs it); esbuild accepts it as a `Plugin`.
+ */
+export interface EsbuildPlugin {
+  name: string
+  setup(build: {
+    onResolve(options: { filter: RegExp }, callback: (args: { path: string }) => { path: string; namespace: string }): void
+    onLoad(options: { filter: RegExp; namespace: string }, callback: (args: { path: string }) => { contents: string; loader: 'js' }): void
+  }): void
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+const SPECIFIERS = new RegExp(`^(${Object.keys(SHIMS).map(escapeRegExp).join('|')})$`)
 
 /** The swaps `duet/vite` makes, for esbuild: xstream's polyfills replaced by the one-line shims. */
-export function duetShims(): Plugin {
+export function duetShims(): EsbuildPlugin {
   return {
     name: 'duet-shims',
     setup(b) {

@@ -16,19 +16,23 @@ export interface PathNode {
   el: unknown
 }
 
+/** An event as delegation passes it on: a DOM `Event`, or renderComponent's plain stand-in for one. */
+export type DelegatedEvent = object
+
 /** A listener registered by a component's `DOM.select(selector).events(type)`. */
 export interface DomListener {
   scope: string
   selector: string
   type: string
   deep: boolean
-  emit(event: any, owner: unknown): void
+  /** `owner` is the element that matched `selector`; the source records it on the event as `ownerTarget`. */
+  emit(event: DelegatedEvent, owner: unknown): void
 }
 
 export interface Delegator {
   add(listener: DomListener): () => void
   /** Delivers `event` to every listener the rule above lets through. */
-  dispatch(type: string, path: PathNode[], event: any): void
+  dispatch(type: string, path: PathNode[], event: DelegatedEvent): void
   types(): string[]
 }
 

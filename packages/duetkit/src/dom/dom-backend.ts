@@ -4,8 +4,10 @@ import { attributesModule } from 'snabbdom/build/modules/attributes.js'
 import type { VNode } from 'snabbdom'
 import type { DomBackend } from '../runtime/core.js'
 import { DuetError } from '../runtime/errors.js'
+import { adoptSvg } from '../jsx/svg.js'
 import { createDelegator, type PathNode } from './delegate.js'
 import { propsModule, scopeModule, styleModule } from './modules.js'
+import { createDomSource } from './source.js'
 
 // Deep imports: snabbdom's barrel also loads its style module, which reads `window` at load time.
 // Only the modules the JSX runtime produces data for (no dataset: `data` props become attributes).
@@ -31,16 +33,17 @@ export function createDomBackend(container: Element): DomBackend {
   const placeholder = container.ownerDocument.createElement('div')
   container.replaceChildren(placeholder)
   let current: VNode | Element = placeholder
+  const check = (selector: string) => {
+    // Fail when the intent is set up, not silently on every event.
+    try {
+      container.ownerDocument.createDocumentFragment().querySelector(selector)
+    } catch {
+      throw new DuetError('BAD_SELECTOR', `DOM.select(${JSON.stringify(selector)}): invalid CSS selector`)
+    }
+  }
   return {
-    delegator,
-    check(selector) {
-      // Fail when the intent is set up, not silently on every event.
-      try {
-        container.ownerDocument.createDocumentFragment().querySelector(selector)
-      } catch {
-        throw new DuetError('DUET_BAD_SELECTOR', `DOM.select(${JSON.stringify(selector)}): invalid CSS selector`)
-      }
-    },
+    source: (scope) => createDomSource(delegator, scope, check),
+    adopt: adoptSvg,
     commit(vnode) {
       current = patch(current, vnode)
     },

@@ -8,28 +8,48 @@ export interface EventsOptions {
 }
 
 /** A stream of DOM events with shortcuts to what intents usually want from them. */
-export interface DomEventStream<E = any> extends Stream<E> {
+export interface DomEventStream<E = Event> extends Stream<E> {
   /** The matched element's `value`. */
   value(): Stream<string>
   /** The matched element's `checked`, as a boolean. */
   checked(): Stream<boolean>
-  /** `data-<name>` of the nearest element from the target up to the matched one (a string), mapped by `fn`. */
-  data<T = string>(name: string, fn?: (value: string | undefined) => T): Stream<T>
+  /** `data-<name>` of the nearest element from the target up to the matched one (a string). */
+  data(name: string): Stream<string>
+  /** The same, mapped by `fn`. */
+  data<T>(name: string, fn: (value: string | undefined) => T): Stream<T>
   /** The event's target. */
   target(): Stream<EventTarget>
 }
 
+/** The DOM event types and the event each carries (`click` → `MouseEvent`). */
+export type DomEventMap = HTMLElementEventMap
+
 export interface DomSelection {
-  events<E = any>(type: string, options?: EventsOptions): DomEventStream<E>
+  /** The events of a known type, typed (`'keydown'` → `KeyboardEvent`). */
+  events<K extends keyof DomEventMap>(type: K, options?: EventsOptions): DomEventStream<DomEventMap[K]>
+  /** The events of any other type (custom events), as plain `Event`s. */
+  events(type: string, options?: EventsOptions): DomEventStream<Event>
+}
+
+/** `DOM.<type>(selector)`: one shorthand per known DOM event type, so a misspelled one fails to type-check. */
+export type DomShorthands = {
+  // `select` is both an event type and `DOM.select`; the method wins, as it does at run time.
+  readonly [K in Exclude<keyof DomEventMap, 'select'>]: (selector: string, options?: EventsOptions) => DomEventStream<DomEventMap[K]>
 }
 
 /**
  * The `DOM` source a component's intent receives: `DOM.select(sel).events(type)`, or the shorthand
- * `DOM.<type>(sel)` for any event type (`DOM.click('.x')`, `DOM.input('input')`).
+ * `DOM.<type>(sel)` for any DOM event type (`DOM.click('.x')`, `DOM.input('input')`).
  */
-export interface DomSource {
+export interface DomSource extends DomShorthands {
   select(selector: string): DomSelection
-  [eventType: string]: any
+}
+
+// The DOM source is every component's, whichever drivers run: it joins the driver registry with no sink.
+declare module '../runtime/types.js' {
+  interface Drivers {
+    DOM: { source: DomSource; sink: never }
+  }
 }
 
 /** Builds the DOM source of one component instance; `check` rejects selectors the backend can't match. */
@@ -37,18 +57,30 @@ export function createDomSource(delegator: Delegator, scope: string, check?: (se
   const base = {
     select(selector: string): DomSelection {
       check?.(selector)
+      // One implementation behind both overloads: the event type only narrows what the stream is typed to carry.
       return {
-        events(type, options) {
+        events(type: string, options?: EventsOptions) {
           let remove: (() => void) | undefined
           const stream = Stream.create<any>({
             start(l: { next(v: any): void }) {
-              remove = delegator.add({ scope, selector, type, deep: !!options?.deep, emit(event, owner) { event.ownerTarget = owner; l.next(event) } })
+              remove = delegator.add({
+                scope,
+                selector,
+                type,
+                deep: !!options?.deep,
+                emit(event, owner) {
+                  ;(event as { ownerTarget?: unknown }).ownerTarget = owner
+                  l.next(event)
+                },
+              })
             },
-            stop() { remove?.() },
+            stop() {
+              remove?.()
+            },
           })
           return enrich(stream)
         },
-      }
+      } as DomSelection
     },
   }
   return new Proxy(base, {
@@ -65,10 +97,11 @@ function enrich<E>(stream: Stream<any>): DomEventStream<E> {
   const s = stream as DomEventStream<E>
   s.value = () => stream.map((e) => (e.ownerTarget ?? e.target)?.value)
   s.checked = () => stream.map((e) => !!(e.ownerTarget ?? e.target)?.checked)
-  s.data = <T>(name: string, fn?: (v: string | undefined) => T) => stream.map((e) => {
-    const v = dataOf(e, name)
-    return (fn ? fn(v) : v) as T
-  })
+  s.data = <T>(name: string, fn?: (v: string | undefined) => T) =>
+    stream.map((e) => {
+      const v = dataOf(e, name)
+      return (fn ? fn(v) : v) as T
+    })
   s.target = () => stream.map((e) => e.target)
   return s
 }

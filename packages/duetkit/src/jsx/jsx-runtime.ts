@@ -2,6 +2,14 @@ import type { VNode, VNodeData } from 'snabbdom'
 import { DuetError } from '../runtime/errors.js'
 import { componentMarker } from '../runtime/markers.js'
 import { adoptSvg } from './svg.js'
+import type { AnyComponent, ViewArgs } from '../runtime/types.js'
+import type { Lens } from '../runtime/markers.js'
+import type { Child, HtmlElements, Key, SvgElements } from './attributes.js'
+
+export type { Child, DataProps, DomProps, DuetAttributes, HtmlProps, Key, StyleProps, SvgAttributes } from './attributes.js'
+
+/** What a JSX tag may be: an element name, a component, `Collection` or `Fragment`. */
+export type JsxTag = string | ((props: never) => VNode | VNode[] | null)
 
 /**
  * The automatic JSX runtime (`jsxImportSource: 'duetkit'`). Elements become snabbdom vnodes:
@@ -12,14 +20,14 @@ import { adoptSvg } from './svg.js'
  * `type`, …). Inside `<svg>` every prop is an attribute, in the SVG namespace. `null`,
  * `undefined`, `true` and `false` children are skipped; numbers become text.
  *
- * An `on*` prop throws `DUET_INLINE_HANDLER`: events are read in the component's `intent` with
+ * An `on*` prop throws `INLINE_HANDLER`: events are read in the component's `intent` with
  * `DOM.click(selector)` so that every user action becomes a named, testable action.
  */
-export function jsx(type: any, props: Record<string, any> | null, key?: string | number): VNode {
-  const { children, ...rest } = props ?? {}
+export function jsx(type: JsxTag, props: Record<string, unknown> | null, key?: Key): VNode {
+  const { children, ...rest }: Record<string, any> = props ?? {}
   const kids = normalizeChildren(children)
   if (type === Fragment) return kids as unknown as VNode
-  if (typeof type === 'function') return componentMarker(type, rest, kids, key ?? rest.key)
+  if (typeof type === 'function') return componentMarker(type as AnyComponent, rest, kids, key ?? rest.key)
   return element(String(type), rest, kids, key ?? rest.key)
 }
 
@@ -36,7 +44,7 @@ function element(tag: string, props: Record<string, any>, kids: VNode[], key: un
     const value = props[name]
     if (name === 'key') continue
     if (name.length > 2 && name[0] === 'o' && name[1] === 'n' && name[2] >= 'A' && name[2] <= 'Z') {
-      throw new DuetError('DUET_INLINE_HANDLER', `<${tag} ${name}>: no inline handlers; read events in the intent: DOM.${name.slice(2).toLowerCase()}('selector')`)
+      throw new DuetError('INLINE_HANDLER', `<${tag} ${name}>: no inline handlers; read events in the intent: DOM.${name.slice(2).toLowerCase()}('selector')`)
     }
     if (name === 'className' || (name === 'class' && typeof value === 'string')) {
       if (value != null && value !== false) (data.props ??= {}).className = value
@@ -58,7 +66,7 @@ function element(tag: string, props: Record<string, any>, kids: VNode[], key: un
     } else if (name === 'hook') {
       data.hook = value
     } else {
-      (data.props ??= {})[name] = value
+      ;(data.props ??= {})[name] = value
     }
   }
   const vnode: VNode = { sel: tag, data, children: kids, elm: undefined, text: undefined, key: key as any }
@@ -83,12 +91,31 @@ export function normalizeChildren(children: unknown, out: VNode[] = []): VNode[]
   return out
 }
 
-// eslint-disable-next-line @typescript-eslint/no-namespace
+/**
+ * A component tag's props: the component's own, plus where its state lives in the parent's (`state`: a
+ * field name or a `{ get, set }` lens; default the parent's whole state), `key`, and children.
+ */
+export type ComponentTagProps<S, P> = P & {
+  state?: string | Lens<unknown, S>
+  key?: Key
+  children?: Child
+}
+
+// A view whose argument is typed `any` declared no props; its tag takes anything.
+type IsAny<T> = 0 extends 1 & T ? true : false
+
 export namespace JSX {
   export type Element = VNode
-  export interface ElementChildrenAttribute { children: {} }
-  export interface IntrinsicAttributes { key?: string | number }
-  export interface IntrinsicElements { [tag: string]: Record<string, any> }
-  /** Component tags take any props: `state` (a lens), `key`, `of`/`from` for Collection, and the component's own props. */
-  export type LibraryManagedAttributes<_C, _P> = Record<string, any>
+  /** Element names, components (whatever they render, or nothing), `Collection` and `Fragment`. */
+  export type ElementType = keyof IntrinsicElements | ((props: never) => VNode | VNode[] | null)
+  export interface ElementChildrenAttribute {
+    children: unknown
+  }
+  export interface IntrinsicAttributes {
+    key?: Key
+  }
+  /** HTML elements with their DOM properties, and SVG elements with their attributes; no `on*` handlers. */
+  export interface IntrinsicElements extends HtmlElements, SvgElements {}
+  /** A component tag takes `ComponentTagProps` of the component's state and props; another function tag takes its own props. */
+  export type LibraryManagedAttributes<_C, P> = IsAny<P> extends true ? P : P extends ViewArgs<infer S, infer Props> ? ComponentTagProps<S, Props> : P
 }

@@ -1,5 +1,8 @@
 /** The size the view reports in `ui/notifications/size-changed`. */
-export interface ViewSize { width: number; height: number }
+export interface ViewSize {
+  width: number
+  height: number
+}
 
 /**
  * Reports the document's size whenever it changes, at most once a frame. Height is measured with

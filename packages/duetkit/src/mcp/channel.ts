@@ -1,5 +1,5 @@
 import { Stream } from 'xstream'
-import { McpAppError, McpAppErrorCode } from './errors.js'
+import { DuetError } from '../protocol/errors.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 import { toolErrorText } from './sinks.js'
 import { CHANNEL_META_KEY, isChannelId } from '../protocol/channel.js'
@@ -26,9 +26,8 @@ const BACKOFF_MAX_MS = 30_000
 // A closed or unknown channel will never deliver again, so polling it further is wasted traffic.
 const FATAL = /^(CHANNEL_CLOSED|BAD_CHANNEL_ID)\b/
 
-
 /** The channel id a display tool's result names, if any: `structuredContent.channel_id`, else `_meta`. */
-export function channelOfResult(result: JsonObject): string | undefined {
+export function channelOfResult(result: { structuredContent?: unknown; _meta?: unknown }): string | undefined {
   const structured = isObject(result.structuredContent) ? result.structuredContent.channel_id : undefined
   if (isChannelId(structured)) return structured
   const meta = isObject(result._meta) ? result._meta[CHANNEL_META_KEY] : undefined
@@ -60,8 +59,12 @@ export interface ChannelLink {
 /** Pass as `makeMcpAppDriver({ channel: agentChannel() })`; a view without it carries no channel code. */
 export type AgentChannelFactory = (options: ChannelLinkOptions) => ChannelLink
 
-const noChannel = (why: string) => new McpAppError(McpAppErrorCode.NoChannel, `No Duet channel for this view: ${why}. Show it with a tool whose result carries channel_id, or pass makeMcpAppDriver({ channel: agentChannel('<channel id>') }).`)
-const gone = () => new McpAppError(McpAppErrorCode.Disposed, 'The view was torn down or disposed; its channel is closed')
+const noChannel = (why: string) =>
+  new DuetError(
+    'NO_CHANNEL',
+    `No Duet channel for this view: ${why}. Show it with a tool whose result carries channel_id, or pass makeMcpAppDriver({ channel: agentChannel('<channel id>') }).`,
+  )
+const gone = () => new DuetError('DISPOSED', 'The view was torn down or disposed; its channel is closed')
 
 /**
  * The view's end of a Duet channel, for `makeMcpAppDriver({ channel: agentChannel() })`: it serves the
@@ -73,7 +76,10 @@ const gone = () => new McpAppError(McpAppErrorCode.Disposed, 'The view was torn 
  */
 export function agentChannel(id?: string): AgentChannelFactory {
   if (id !== undefined && !isChannelId(id)) {
-    throw new McpAppError(McpAppErrorCode.InvalidOption, "agentChannel: id must be a channel id: 1-64 letters, digits, '-' or '_' (the channel_id a display tool returned), or omitted to take it from the tool result")
+    throw new DuetError(
+      'INVALID_OPTION',
+      "agentChannel: id must be a channel id: 1-64 letters, digits, '-' or '_' (the channel_id a display tool returned), or omitted to take it from the tool result",
+    )
   }
   return (options) => createChannelLink(id, options)
 }
@@ -93,17 +99,22 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
   })
   known.catch(() => {})
   if (channel) settle(channel)
-  else if (options.hasHost === false) settle(new McpAppError(McpAppErrorCode.NoHost, 'No MCP Apps host: the view is not inside a host iframe, so it has no channel to the agent'))
+  else if (options.hasHost === false)
+    settle(new DuetError('NO_HOST', 'No MCP Apps host: the view is not inside a host iframe, so it has no channel to the agent'))
   const listeners = new Set<(message: AgentMessage) => void>()
   // Messages drained while every listener had just left; the next listener gets them first.
   const unheard: AgentMessage[] = []
   let polling = false
   let wake = () => {}
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    wake = () => { clearTimeout(timer); resolve() }
-  })
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
 
   function channelId(): Promise<string> {
     if (stopped) return Promise.reject(gone())
@@ -127,14 +138,14 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
           result = await options.callTool('poll_ui_messages', { channel_id: channel, wait_ms: pollWaitMs })
         } catch (err) {
           // No host, or the driver is gone: nothing to retry against.
-          if (stopped || (err instanceof McpAppError && (err.code === McpAppErrorCode.NoHost || err.code === McpAppErrorCode.Disposed))) return
+          if (stopped || (err instanceof DuetError && (err.code === 'NO_HOST' || err.code === 'DISPOSED'))) return
           await backOff()
           continue
         }
         if (stopped) return
         if (result.isError === true) {
           const text = toolErrorText(result)
-          if (FATAL.test(text)) return console.warn(`[duet/mcp] stopped listening on channel ${channel}: ${text}`)
+          if (FATAL.test(text)) return console.warn(`[duetkit/mcp] stopped listening on channel ${channel}: ${text}`)
           await backOff()
           continue
         }
@@ -155,12 +166,12 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
   return {
     async notify(message) {
       if (!isObject(message) || typeof message.event !== 'string' || message.event === '') {
-        throw new McpAppError(McpAppErrorCode.InvalidSink, 'MCP sink: notifyAgent must be { event: non-empty string, data?: JSON }')
+        throw new DuetError('INVALID_SINK', 'MCP sink: notifyAgent must be { event: non-empty string, data?: JSON }')
       }
       const args: JsonObject = { channel_id: await channelId(), event: message.event }
       if (message.data !== undefined) args.data = message.data
       const result = await options.callTool('notify_agent', args)
-      if (result.isError === true) throw new McpAppError(McpAppErrorCode.ToolFailed, `notify_agent failed: ${toolErrorText(result)}`, result)
+      if (result.isError === true) throw new DuetError('TOOL_FAILED', `notify_agent failed: ${toolErrorText(result)}`, { result })
       return isObject(result.structuredContent) ? result.structuredContent : {}
     },
     messages() {

@@ -2,15 +2,17 @@ import type { Stream } from 'xstream'
 import { reply, wantsReply, type Driver, type DriverContext } from '../runtime/driver.js'
 import type { AgentToolLayer, AgentToolsFactory, ConfirmFn } from './agent-tools.js'
 import { startAutoResize } from './auto-resize.js'
-import { McpAppError, McpAppErrorCode } from './errors.js'
+import { DuetError, type ErrorCode } from '../protocol/errors.js'
 import { RpcCode, RpcError, isObject, type JsonObject } from './json-rpc.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
 import { toOutgoing, toolErrorText } from './sinks.js'
 import type { AgentChannelFactory, ChannelLink } from './channel.js'
-import { createSourceHub, type McpSource } from './sources.js'
+import { createSourceHub, type McpSource, type McpSourceTypes } from './sources.js'
 import { applyHostContext } from './theme.js'
 
-export type DisplayMode = 'inline' | 'fullscreen' | 'pip'
+import type { DisplayMode } from './host-types.js'
+
+export type { DisplayMode }
 
 export interface McpAppDriverOptions {
   /** The view's name and version in the handshake. Default `{ name: document.title, version: '0.0.0' }`. */
@@ -43,8 +45,8 @@ export interface McpAppDriverOptions {
 /** What an `error` reply action receives. */
 export interface McpErrorReply {
   error: string
-  /** A JSON-RPC code (number) from the host, or a driver code such as `'NO_HOST'` or `'INVALID_SINK'`. */
-  code?: number | string
+  /** A JSON-RPC code (number) from the host, or a Duet code such as `'NO_HOST'` or `'INVALID_SINK'`. */
+  code?: number | ErrorCode
   /** The tool result, when a `callTool` result had `isError: true`. */
   result?: JsonObject
   request: unknown
@@ -56,18 +58,26 @@ const DEFAULT_TIMEOUT = 60_000
 const TEARDOWN_GRACE_MS = 1_000
 
 function fail(option: string, message: string): never {
-  throw new McpAppError(McpAppErrorCode.InvalidOption, `makeMcpAppDriver: option ${option} ${message}`)
+  throw new DuetError('INVALID_OPTION', `makeMcpAppDriver: option ${option} ${message}`, { option })
 }
 
 function checkOptions(o: McpAppDriverOptions): void {
   if (!isObject(o)) fail('(options)', 'must be an object')
-  if (o.appInfo !== undefined && (!isObject(o.appInfo) || typeof o.appInfo.name !== 'string' || typeof o.appInfo.version !== 'string')) fail('appInfo', 'must be { name: string, version: string }')
-  if (o.availableDisplayModes !== undefined && (!Array.isArray(o.availableDisplayModes) || !o.availableDisplayModes.every((m) => m === 'inline' || m === 'fullscreen' || m === 'pip'))) fail('availableDisplayModes', "must be an array of 'inline', 'fullscreen', 'pip'")
-  if (o.tools !== undefined && typeof o.tools !== 'function') fail('tools', 'must be agentTools (import it from duet/mcp)')
+  if (o.appInfo !== undefined && (!isObject(o.appInfo) || typeof o.appInfo.name !== 'string' || typeof o.appInfo.version !== 'string'))
+    fail('appInfo', 'must be { name: string, version: string }')
+  if (
+    o.availableDisplayModes !== undefined &&
+    (!Array.isArray(o.availableDisplayModes) || !o.availableDisplayModes.every((m) => m === 'inline' || m === 'fullscreen' || m === 'pip'))
+  )
+    fail('availableDisplayModes', "must be an array of 'inline', 'fullscreen', 'pip'")
+  if (o.tools !== undefined && typeof o.tools !== 'function') fail('tools', 'must be agentTools (import it from duetkit/mcp)')
   if (o.confirm !== undefined && typeof o.confirm !== 'function') fail('confirm', 'must be a function returning a boolean or a promise of one')
-  if (o.protocolVersion !== undefined && (typeof o.protocolVersion !== 'string' || o.protocolVersion === '')) fail('protocolVersion', "must be a non-empty string such as '2026-01-26'")
-  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0)) fail('timeoutMs', 'must be a positive number of milliseconds (Infinity for none)')
-  if (o.channel !== undefined && typeof o.channel !== 'function') fail('channel', "must be agentChannel() or agentChannel('<channel id>') (import it from duet/mcp)")
+  if (o.protocolVersion !== undefined && (typeof o.protocolVersion !== 'string' || o.protocolVersion === ''))
+    fail('protocolVersion', "must be a non-empty string such as '2026-01-26'")
+  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0))
+    fail('timeoutMs', 'must be a positive number of milliseconds (Infinity for none)')
+  if (o.channel !== undefined && typeof o.channel !== 'function')
+    fail('channel', "must be agentChannel() or agentChannel('<channel id>') (import it from duetkit/mcp)")
 }
 
 function defaultHost(win: (Window & typeof globalThis) | undefined): HostWindow | null {
@@ -81,7 +91,7 @@ function defaultHost(win: (Window & typeof globalThis) | undefined): HostWindow 
 
 const errorReply = (err: unknown, request: unknown): McpErrorReply => ({
   error: err instanceof Error ? err.message : String(err),
-  ...(err instanceof RpcError || err instanceof McpAppError ? { code: err.code } : {}),
+  ...(err instanceof RpcError || err instanceof DuetError ? { code: err.code } : {}),
   request,
 })
 
@@ -123,13 +133,17 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
       timeoutMs,
       onNotification(method, params) {
         switch (method) {
-          case 'ui/notifications/tool-input': return void hub.emit('tool-input', isObject(params.arguments) ? params.arguments : {})
-          case 'ui/notifications/tool-input-partial': return void hub.emit('tool-input-partial', isObject(params.arguments) ? params.arguments : {})
+          case 'ui/notifications/tool-input':
+            return void hub.emit('tool-input', isObject(params.arguments) ? params.arguments : {})
+          case 'ui/notifications/tool-input-partial':
+            return void hub.emit('tool-input-partial', isObject(params.arguments) ? params.arguments : {})
           case 'ui/notifications/tool-result':
             channel?.onToolResult(params)
             return void hub.emit('tool-result', params)
-          case 'ui/notifications/tool-cancelled': return void hub.emit('tool-cancelled', params)
-          case 'ui/notifications/host-context-changed': return onContext(params)
+          case 'ui/notifications/tool-cancelled':
+            return void hub.emit('tool-cancelled', params)
+          case 'ui/notifications/host-context-changed':
+            return onContext(params)
         }
       },
       onRequest(method, params) {
@@ -165,17 +179,21 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
       tools = options.tools(context.app, { confirm: options.confirm })
       // The host lists tools after the handshake; only later changes are worth a notification.
       let listed: string | undefined
-      recordTools = () => { listed = JSON.stringify(tools!.list()) }
-      cleanups.push(context.app.onFlush(() => {
-        if (!client.connected || listed === undefined) return
-        const now = JSON.stringify(tools!.list())
-        if (now === listed) return
-        listed = now
-        client.notify('notifications/tools/list_changed', {}).catch(() => {})
-      }))
+      recordTools = () => {
+        listed = JSON.stringify(tools!.list())
+      }
+      cleanups.push(
+        context.app.onFlush(() => {
+          if (!client.connected || listed === undefined) return
+          const now = JSON.stringify(tools!.list())
+          if (now === listed) return
+          listed = now
+          client.notify('notifications/tools/list_changed', {}).catch(() => {})
+        }),
+      )
     }
 
-    const appInfo = options.appInfo ?? { name: (win?.document?.title || 'duet-app'), version: '0.0.0' }
+    const appInfo = options.appInfo ?? { name: win?.document?.title || 'duet-app', version: '0.0.0' }
     const appCapabilities: JsonObject = {}
     if (options.availableDisplayModes) appCapabilities.availableDisplayModes = options.availableDisplayModes
     if (tools) appCapabilities.tools = { listChanged: true }
@@ -192,7 +210,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
           }
         },
         (err: Error) => {
-          if (!disposed) console.error(`[duet/mcp] ${err.message}`)
+          if (!disposed) console.error(`[duetkit/mcp] ${err.message}`)
         },
       )
     }
@@ -200,7 +218,11 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     async function handle(sink: unknown) {
       try {
         if (isObject(sink) && 'notifyAgent' in sink) {
-          if (!channel) throw new McpAppError(McpAppErrorCode.NoChannel, "notifyAgent: this view has no agent channel; make its driver with makeMcpAppDriver({ channel: agentChannel() }) (import agentChannel from duet/mcp)")
+          if (!channel)
+            throw new DuetError(
+              'NO_CHANNEL',
+              'notifyAgent: this view has no agent channel; make its driver with makeMcpAppDriver({ channel: agentChannel() }) (import agentChannel from duetkit/mcp)',
+            )
           reply(sink, 'ok', await channel.notify(sink.notifyAgent))
           return
         }
@@ -217,16 +239,16 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
         }
         reply(sink, 'ok', out.answer ? out.answer(result) : result)
       } catch (err) {
-        if (disposed && err instanceof McpAppError && err.code === McpAppErrorCode.Disposed) return
+        if (disposed && err instanceof DuetError && err.code === 'DISPOSED') return
         const delivered = reply(sink, 'error', errorReply(err, sink))
         // A failure nobody asked to hear about still deserves a trace, or it is lost.
-        if (!delivered && !wantsReply(sink, 'error')) console.warn(`[duet/mcp] ${errorReply(err, sink).error}`)
+        if (!delivered && !wantsReply(sink, 'error')) console.warn(`[duetkit/mcp] ${errorReply(err, sink).error}`)
       }
     }
 
     sink$.addListener({
       next: (value) => void handle(value),
-      error: (err) => console.error('[duet/mcp] sink stream failed', err),
+      error: (err) => console.error('[duetkit/mcp] sink stream failed', err),
       complete: () => {
         disposed = true
         for (const cleanup of cleanups.splice(0)) cleanup()
@@ -237,6 +259,10 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     })
 
     // Without a channel, 'agent-message' is an ordinary hub name that nothing ever emits on.
-    return { select: (name) => (name === 'agent-message' && channel ? channel.messages() : hub.source.select(name)) }
+    // `name` narrowed to 'agent-message' does not narrow the generic N, so the channel's stream is cast to it.
+    return {
+      select: (name) =>
+        name === 'agent-message' && channel ? (channel.messages() as unknown as Stream<McpSourceTypes[typeof name]>) : hub.source.select(name),
+    }
   }
 }

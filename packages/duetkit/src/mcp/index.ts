@@ -4,12 +4,35 @@ export type { McpAppDriverOptions, McpErrorReply, DisplayMode } from './driver.j
 export { agentTools } from './agent-tools.js'
 export type { AgentTool, AgentToolLayer, AgentToolsFactory, ConfirmFn, ConfirmRequest } from './agent-tools.js'
 export { applyHostContext } from './theme.js'
-export type { McpSource, McpSourceName } from './sources.js'
-export type { McpSinkValue, LogLevel } from './sinks.js'
+export type { McpSource, McpSourceName, McpSourceTypes, OutputOf } from './sources.js'
+export type { McpDrivers, McpDriverTypes } from './drivers.js'
+export type {
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  DownloadItem,
+  EmbeddedResource,
+  HostCapabilities,
+  HostContext,
+  HostInfo,
+  ImageContent,
+  ListResult,
+  ReadResourceResult,
+  ResourceContents,
+  ResourceLink,
+  SafeAreaInsets,
+  SamplingMessage,
+  TextContent,
+  ToolCancelled,
+} from './host-types.js'
+export type { McpSinkValue, CallToolSink, LogLevel } from './sinks.js'
 export type { ViewSize } from './auto-resize.js'
 export { agentChannel, channelOfResult, CHANNEL_META_KEY } from './channel.js'
 export { toolErrorText } from './sinks.js'
 export type { AgentChannelFactory, AgentMessage, AgentNotification, ChannelLink, ChannelLinkOptions } from './channel.js'
 export type { HostWindow } from './protocol-client.js'
-export { McpAppError, McpAppErrorCode } from './errors.js'
+export { DuetError, ErrorCodes, isDuetError } from '../protocol/errors.js'
+export type { ErrorCode, ErrorData } from '../protocol/errors.js'
 export { RpcError, RpcCode } from './json-rpc.js'

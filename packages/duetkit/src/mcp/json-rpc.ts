@@ -9,10 +9,27 @@ import { isObject, type JsonObject } from '../protocol/json.js'
 
 export { isObject, type JsonObject }
 
-export interface JsonRpcRequest { jsonrpc: '2.0'; id: JsonRpcId; method: string; params?: JsonObject }
-export interface JsonRpcNotification { jsonrpc: '2.0'; method: string; params?: JsonObject }
-export interface JsonRpcSuccess { jsonrpc: '2.0'; id: JsonRpcId; result: JsonObject }
-export interface JsonRpcFailure { jsonrpc: '2.0'; id: JsonRpcId | null; error: { code: number; message: string; data?: unknown } }
+export interface JsonRpcRequest {
+  jsonrpc: '2.0'
+  id: JsonRpcId
+  method: string
+  params?: JsonObject
+}
+export interface JsonRpcNotification {
+  jsonrpc: '2.0'
+  method: string
+  params?: JsonObject
+}
+export interface JsonRpcSuccess {
+  jsonrpc: '2.0'
+  id: JsonRpcId
+  result: JsonObject
+}
+export interface JsonRpcFailure {
+  jsonrpc: '2.0'
+  id: JsonRpcId | null
+  error: { code: number; message: string; data?: unknown }
+}
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcSuccess | JsonRpcFailure
 
 /** JSON-RPC error codes used on the wire. */
@@ -31,7 +48,11 @@ export const RpcCode = {
 
 /** An error that crosses the channel: a JSON-RPC code and a message naming what went wrong. */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message)
     this.name = 'RpcError'
   }

@@ -1,8 +1,5 @@
-import { McpAppError, McpAppErrorCode } from './errors.js'
-import {
-  RpcCode, RpcError, isId, parseMessage, toJson,
-  type JsonObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcSuccess,
-} from './json-rpc.js'
+import { DuetError } from '../protocol/errors.js'
+import { RpcCode, RpcError, isId, parseMessage, toJson, type JsonObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcSuccess } from './json-rpc.js'
 
 /** The window the driver listens on; a fake one in unit tests. */
 export interface MessageWindow {
@@ -58,14 +55,19 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
   const post = (message: { id?: JsonRpcId; method?: string; params?: JsonObject; result?: JsonObject; error?: JsonRpcFailure['error'] }) =>
     host!.postMessage(toJson({ jsonrpc: '2.0', ...message }), '*')
 
-  const noHost = () => new McpAppError(McpAppErrorCode.NoHost, 'No MCP Apps host: the view is not framed by a host, so nothing was sent')
-  const gone = () => new McpAppError(McpAppErrorCode.Disposed, 'The MCP driver was disposed before the host answered')
+  const noHost = () => new DuetError('NO_HOST', 'No MCP Apps host: the view is not framed by a host, so nothing was sent')
+  const gone = () => new DuetError('DISPOSED', 'The MCP driver was disposed before the host answered')
 
   function send(method: string, params: JsonObject | undefined): Promise<JsonObject> {
     if (disposed) return Promise.reject(gone())
     const id = nextId++
     return new Promise<JsonObject>((resolve, reject) => {
-      const entry: Pending = { resolve, reject }
+      // A host's bare "Method not found" would leave the log line unable to say which method.
+      const entry: Pending = {
+        resolve,
+        reject: (err) =>
+          reject(err instanceof RpcError && err.code === RpcCode.MethodNotFound ? new RpcError(err.code, `${err.message}: ${method}`, err.data) : err),
+      }
       if (Number.isFinite(timeoutMs)) {
         entry.timer = setTimeout(() => {
           pending.delete(id)
@@ -87,7 +89,7 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
   // Everything but the handshake waits for it.
   async function ready(method: string) {
     if (host === null) throw noHost()
-    if (!handshake) throw new McpAppError(McpAppErrorCode.HandshakeFailed, `${method} before connect()`)
+    if (!handshake) throw new DuetError('HANDSHAKE_FAILED', `${method} before connect()`)
     await handshake
   }
 
@@ -114,7 +116,8 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
       const result = await answer
       if (!disposed) post({ id, result })
     } catch (err) {
-      if (!disposed) post({ id, error: { code: err instanceof RpcError ? err.code : RpcCode.InternalError, message: err instanceof Error ? err.message : String(err) } })
+      if (!disposed)
+        post({ id, error: { code: err instanceof RpcError ? err.code : RpcCode.InternalError, message: err instanceof Error ? err.message : String(err) } })
     }
   }
 
@@ -133,7 +136,9 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
   if (host !== null) options.window.addEventListener('message', listener)
 
   return {
-    get connected() { return connected },
+    get connected() {
+      return connected
+    },
     connect(initializeParams) {
       if (handshake) return handshake
       if (host === null) return (handshake = Promise.reject(noHost()))
@@ -145,7 +150,7 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
           return result
         },
         (err: Error) => {
-          throw new McpAppError(McpAppErrorCode.HandshakeFailed, `The ui/initialize handshake failed: ${err.message}`, err)
+          throw new DuetError('HANDSHAKE_FAILED', `The ui/initialize handshake failed: ${err.message}`, undefined, { cause: err })
         },
       )
       return handshake

@@ -1,27 +1,57 @@
-import { McpAppError, McpAppErrorCode } from './errors.js'
+import { DuetError } from '../protocol/errors.js'
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../protocol/log-level.js'
 import { isObject, type JsonObject } from './json-rpc.js'
+import type { ToolSignatures } from '../protocol/tools.js'
+import type { AgentNotification } from './channel.js'
+import type { McpErrorReply } from './driver.js'
+import type {
+  CallToolResult,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  DisplayMode,
+  DownloadItem,
+  ListResult,
+  ReadResourceResult,
+} from './host-types.js'
+import type { OutputOf } from './sources.js'
 
-/** What a component's model may send to the `MCP` driver. `ok`/`error` name reply actions. */
-export type McpSinkValue = (
-  | { callTool: string; args?: JsonObject }
-  | { updateModelContext: string | unknown[] | JsonObject }
-  | { message: string | unknown[] }
-  | { openLink: string }
-  | { displayMode: 'inline' | 'fullscreen' | 'pip' }
-  | { downloadFile: JsonObject | JsonObject[] }
-  | { readResource: string }
-  | { listResources: true | { cursor?: string } }
-  | { listResourceTemplates: true | { cursor?: string } }
-  | { listPrompts: true | { cursor?: string } }
-  | { createMessage: string | JsonObject }
-  | { log: unknown; level?: LogLevel; logger?: string }
-  | { requestTeardown: true }
-  | { notifyAgent: { event: string; data?: unknown } }
+// A sink value and what its replies carry: `'~ok'`/`'~error'` are type-only keys the runtime reads
+// to let `ok`/`error` name only actions that accept the reply.
+type Replies<V, Ok> = V & { readonly '~ok'?: Ok; readonly '~error'?: McpErrorReply }
+
+type ArgsField<A> = Record<never, never> extends A ? { args?: A } : { args: A }
+type ArgsOf<S> = S extends { args: infer A } ? A : JsonObject
+
+/** `{ callTool }` for each tool of `T`, with that tool's arguments; its `ok` reply is the tool's result. */
+export type CallToolSink<T = ToolSignatures> = {
+  [N in keyof T & string]: Replies<{ callTool: N } & ArgsField<ArgsOf<T[N]>>, CallToolResult<OutputOf<T[N]>>>
+}[keyof T & string]
+
+/**
+ * What a component's model may send to the `MCP` driver, for a server with tools `T` (untyped by
+ * default). `ok`/`error` name reply actions: the `ok` action gets the host's answer (for `callTool`, the
+ * tool's result), the `error` action an `McpErrorReply`.
+ */
+export type McpSinkValue<T = ToolSignatures> = (
+  | CallToolSink<T>
+  | Replies<{ updateModelContext: string | ContentBlock[] | JsonObject }, JsonObject>
+  | Replies<{ message: string | ContentBlock[] }, { isError?: boolean; [field: string]: unknown }>
+  | Replies<{ openLink: string }, { isError?: boolean; [field: string]: unknown }>
+  | Replies<{ displayMode: DisplayMode }, { mode: DisplayMode }>
+  | Replies<{ downloadFile: DownloadItem | DownloadItem[] }, { isError?: boolean; [field: string]: unknown }>
+  | Replies<{ readResource: string }, ReadResourceResult>
+  | Replies<{ listResources: true | { cursor?: string } }, ListResult>
+  | Replies<{ listResourceTemplates: true | { cursor?: string } }, ListResult>
+  | Replies<{ listPrompts: true | { cursor?: string } }, ListResult>
+  | Replies<{ createMessage: string | CreateMessageParams }, CreateMessageResult>
+  | Replies<{ log: unknown; level?: LogLevel; logger?: string }, JsonObject>
+  | Replies<{ requestTeardown: true }, JsonObject>
+  | Replies<{ notifyAgent: AgentNotification }, JsonObject>
 ) & { ok?: string; error?: string }
 
-export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
-
-const LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
+// The MCP levels, shared with the server log.
+export type { LogLevel }
 
 /** One outgoing message a sink value becomes. */
 export interface Outgoing {
@@ -34,7 +64,7 @@ export interface Outgoing {
   answer?: (result: JsonObject) => unknown
 }
 
-const invalid = (message: string) => new McpAppError(McpAppErrorCode.InvalidSink, `MCP sink: ${message}`)
+const invalid = (message: string) => new DuetError('INVALID_SINK', `MCP sink: ${message}`)
 
 const text = (value: string) => ({ type: 'text', text: value })
 
@@ -73,13 +103,22 @@ const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
     if (sink.args !== undefined && !isObject(sink.args)) throw invalid('callTool args must be an object')
     return request('tools/call', { name: nonEmpty(name, 'callTool'), arguments: sink.args ?? {} }, { toolResult: true })
   },
-  updateModelContext: (value) => request('ui/update-model-context', typeof value === 'string' || Array.isArray(value)
-    ? { content: contentBlocks(value, 'updateModelContext') }
-    : isObject(value) ? { structuredContent: value } : (() => { throw invalid('updateModelContext must be a string, content blocks or an object') })()),
+  updateModelContext: (value) =>
+    request(
+      'ui/update-model-context',
+      typeof value === 'string' || Array.isArray(value)
+        ? { content: contentBlocks(value, 'updateModelContext') }
+        : isObject(value)
+          ? { structuredContent: value }
+          : (() => {
+              throw invalid('updateModelContext must be a string, content blocks or an object')
+            })(),
+    ),
   message: (value) => request('ui/message', { role: 'user', content: contentBlocks(value, 'message') }),
   openLink: (url) => request('ui/open-link', { url: nonEmpty(url, 'openLink') }),
   displayMode: (mode) => {
-    if (mode !== 'inline' && mode !== 'fullscreen' && mode !== 'pip') throw invalid(`displayMode must be 'inline', 'fullscreen' or 'pip', not ${JSON.stringify(mode)}`)
+    if (mode !== 'inline' && mode !== 'fullscreen' && mode !== 'pip')
+      throw invalid(`displayMode must be 'inline', 'fullscreen' or 'pip', not ${JSON.stringify(mode)}`)
     return request('ui/request-display-mode', { mode }, { answer: (r) => ({ mode: r.mode }) })
   },
   downloadFile: (value) => request('ui/download-file', { contents: (Array.isArray(value) ? value : [value]).map(downloadBlock) }),
@@ -94,7 +133,7 @@ const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
   },
   log: (data, sink) => {
     const level = sink.level ?? 'info'
-    if (!LEVELS.has(level)) throw invalid(`log level must be one of ${[...LEVELS].join(', ')}, not ${JSON.stringify(level)}`)
+    if (!isLogLevel(level)) throw invalid(`log level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(level)}`)
     if (sink.logger !== undefined && typeof sink.logger !== 'string') throw invalid('log logger must be a string')
     return request('notifications/message', sink.logger === undefined ? { level, data } : { level, logger: sink.logger, data }, { kind: 'notification' })
   },
@@ -113,7 +152,7 @@ export function toOutgoing(sink: unknown): Outgoing {
 }
 
 /** A short text for a tool result that reported `isError`: its text blocks, joined. */
-export function toolErrorText(result: JsonObject): string {
+export function toolErrorText(result: { content?: unknown }): string {
   const blocks = Array.isArray(result.content) ? result.content : []
   const texts = blocks.filter((b): b is { text: string } => isObject(b) && typeof b.text === 'string').map((b) => b.text)
   return texts.length > 0 ? texts.join('\n') : 'The tool reported an error'

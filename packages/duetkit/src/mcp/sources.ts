@@ -1,16 +1,40 @@
 import { Stream } from 'xstream'
+import { DuetError } from '../protocol/errors.js'
+import type { JsonObject } from '../protocol/json.js'
+import type { ToolSignatures } from '../protocol/tools.js'
+import type { AgentMessage } from './channel.js'
+import type { CallToolResult, HostContext, HostInfo, ToolCancelled } from './host-types.js'
+
+/**
+ * What each `MCP.select(name)` stream carries, for a view of tools `T` (tool name → signature) that
+ * shows the tools named `V`. Untyped (`ToolSignatures`), arguments are JSON objects and results carry
+ * a JSON object as `structuredContent`.
+ */
+export interface McpSourceTypes<T = ToolSignatures, V extends keyof T = keyof T> {
+  /** The arguments the model called the view's tool with. */
+  'tool-input': ArgsOf<T[V]>
+  /** The arguments so far, while the model is still writing them. */
+  'tool-input-partial': PartialArgsOf<T[V]>
+  /** The view's tool's result. */
+  'tool-result': CallToolResult<OutputOf<T[V]>>
+  'tool-cancelled': ToolCancelled
+  /** The whole host context, after every change. */
+  'host-context-changed': HostContext
+  /** The host is about to remove the view; the teardown is answered once the actions it caused are rendered. */
+  teardown: JsonObject
+  /** The handshake's answer, once connected. */
+  host: HostInfo
+  /** Messages the agent sent the view's channel with `notify_ui`: `{ id, event, data }` (served by the driver's channel link). */
+  'agent-message': AgentMessage
+}
 
 /** The names `MCP.select(…)` accepts. */
-export type McpSourceName =
-  | 'tool-input'
-  | 'tool-input-partial'
-  | 'tool-result'
-  | 'tool-cancelled'
-  | 'host-context-changed'
-  | 'teardown'
-  | 'host'
-  /** Messages the agent sent the view's channel with `notify_ui`: `{ id, event, data }` (served by the driver's channel link). */
-  | 'agent-message'
+export type McpSourceName = keyof McpSourceTypes
+
+type ArgsOf<S> = S extends { args: infer A } ? A : JsonObject
+type PartialArgsOf<S> = S extends { args: infer A } ? Partial<A> : JsonObject
+/** A tool's `structuredContent` type; a JSON object when the tool declares none. */
+export type OutputOf<S> = S extends { structuredContent: infer O } ? (unknown extends O ? JsonObject : O) : JsonObject
 
 // Each name, and whether it is replayed: tool input and result, host context and host describe
 // the view's current situation, so a component mounted later still needs them.
@@ -25,10 +49,10 @@ const NAMES: Record<McpSourceName, boolean> = {
   'agent-message': false,
 }
 
-/** The `MCP` source intents receive. */
-export interface McpSource {
+/** The `MCP` source intents receive; `T` and `V` as in `McpSourceTypes`. */
+export interface McpSource<T = ToolSignatures, V extends keyof T = keyof T> {
   /** A stream of one kind of host event; the latest tool input, tool result, host context and host are replayed on subscribe. */
-  select(name: McpSourceName): Stream<any>
+  select<N extends McpSourceName>(name: N): Stream<McpSourceTypes<T, V>[N]>
 }
 
 export interface SourceHub {
@@ -51,17 +75,20 @@ export function createSourceHub(): SourceHub {
   }
 
   const source: McpSource = {
-    select(name) {
+    select<N extends McpSourceName>(name: N) {
       if (!Object.hasOwn(NAMES, name)) {
-        throw new TypeError(`MCP.select: unknown source "${String(name)}"; expected one of ${Object.keys(NAMES).join(', ')}`)
+        throw new DuetError('INVALID_ARGUMENT', `MCP.select: unknown source "${String(name)}"; expected one of ${Object.keys(NAMES).join(', ')}`, {
+          field: 'name',
+        })
       }
       let push: ((value: unknown) => void) | undefined
-      return Stream.create<any>({
+      return Stream.create<McpSourceTypes[N]>({
         start(listener) {
           if (disposed) return listener.complete()
-          push = (value) => listener.next(value)
+          // The hub is fed by the driver, which emits each name's payload.
+          push = (value) => listener.next(value as McpSourceTypes[N])
           setOf(name).add(push)
-          if (latest.has(name)) listener.next(latest.get(name))
+          if (latest.has(name)) listener.next(latest.get(name) as McpSourceTypes[N])
         },
         stop() {
           if (push) setOf(name).delete(push)

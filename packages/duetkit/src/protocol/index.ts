@@ -5,3 +5,8 @@
 export { CHANNEL_META_KEY, CHANNEL_ID_PATTERN, MINTED_CHANNEL_PREFIX, isChannelId } from './channel.js'
 export { isObject } from './json.js'
 export type { JsonObject } from './json.js'
+export { DuetError, ErrorCodes, isDuetError } from './errors.js'
+export type { ErrorCode, ErrorData } from './errors.js'
+export { LOG_LEVELS, isLogLevel } from './log-level.js'
+export type { LogLevel } from './log-level.js'
+export type { ToolSignature, ToolSignatures, TypedTools, ToolsOf } from './tools.js'

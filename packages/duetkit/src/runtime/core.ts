@@ -1,28 +1,34 @@
 import { Stream } from 'xstream'
 import type { VNode } from 'snabbdom'
-import type { Component } from './types.js'
-import { REPLY, type AgentInstance, type AppHandle, type Driver, type ReplyKind } from './driver.js'
+import type { ActionStream, AnyComponent } from './types.js'
+import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type Driver, type ReplyKind } from './driver.js'
 import { DuetError, logFailure } from './errors.js'
 import { createActionQueue } from './queue.js'
 import { componentName, disposeInstance, runAction, type Instance } from './instance.js'
 import { renderInstance, type SpawnSpec } from './render.js'
-import { createDomSource } from '../dom/source.js'
-import type { Delegator } from '../dom/delegate.js'
 
-/** Where the runtime renders to: the real DOM for `run`, the vnode tree for `renderComponent`. */
+/**
+ * Where the runtime renders to and what it needs from there: the real DOM for `run`, the vnode
+ * tree for `renderComponent`. The runtime knows no DOM and no JSX; the backend brings both, as
+ * snabbdom's core takes its modules, so the runtime never imports dom/ or jsx/.
+ */
 export interface DomBackend {
-  delegator: Delegator
-  /** Rejects a selector the backend cannot match, when `DOM.select` is called. */
-  check?(selector: string): void
+  /** The `DOM` source an intent of component instance `scope` receives (its root elements carry `scope`). */
+  source(scope: string): unknown
+  /**
+   * Completes a vnode a component rendered inside an element with a namespace (`<svg>`), which
+   * the view's own element factory could not know it would land in. Absent: left as rendered.
+   */
+  adopt?(vnode: VNode): VNode
   /** Called once per flush with the whole tree. */
   commit(vnode: VNode): void
   dispose(): void
 }
 
 export interface RuntimeOptions {
-  drivers: Record<string, Driver>
+  drivers: Record<string, AnyDriver>
   dom: DomBackend
-  props?: Record<string, any>
+  props?: Record<string, unknown>
   initialState?: unknown
   /** Supplies a driver for a name no driver was given for; `run` has none, renderComponent fakes one. */
   fallbackDriver?(name: string): Driver | undefined
@@ -47,13 +53,20 @@ export interface Runtime {
   dispose(): void
 }
 
-interface Job { inst: Instance; action: string; data: unknown }
+interface Job {
+  inst: Instance
+  action: string
+  data: unknown
+}
 
-interface Wired { sink: Stream<unknown>; source: any }
+interface Wired {
+  sink: Stream<unknown>
+  source: unknown
+}
 
 /** Starts a component tree: store, queue, drivers, the root instance and its first render. */
-export function createRuntime(App: Component, options: RuntimeOptions): Runtime {
-  if (typeof App !== 'function') throw new DuetError('DUET_BAD_OPTION', `run/renderComponent: the app must be a component function, got ${typeof App}`)
+export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runtime {
+  if (typeof App !== 'function') throw new DuetError('INVALID_OPTION', `run/renderComponent: the app must be a component function, got ${typeof App}`)
   let store: unknown = options.initialState !== undefined ? options.initialState : App.initialState
   let seq = 0
   let tree: VNode | undefined
@@ -67,8 +80,12 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
       runAction(actions, inst, action, data)
       options.afterAction?.(store, action)
     },
-    render: () => { tree = renderInstance(renderCtx, root, store) },
-    commit: () => { if (tree) options.dom.commit(tree) },
+    render: () => {
+      tree = renderInstance(renderCtx, root, store)
+    },
+    commit: () => {
+      if (tree) options.dom.commit(tree)
+    },
   })
 
   const enqueue = (inst: Instance, action: string, data: unknown) => {
@@ -83,7 +100,8 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
     const sink = Stream.create<unknown>()
     const w: Wired = { sink, source: undefined }
     wired.set(name, w)
-    w.source = make(sink, { name, app })
+    // Each driver's sink type is its own; the runtime only forwards values to it.
+    w.source = make(sink as never, { name, app })
     return w
   }
 
@@ -92,7 +110,7 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
     send(name: string, value: unknown, inst: Instance) {
       const w = driver(name)
       if (!w) {
-        if (!unwired.has(name)) logFailure(`${inst.name}: DUET_NO_DRIVER: the model sends to "${name}", which no driver has; dropped`)
+        if (!unwired.has(name)) logFailure(`NO_DRIVER: ${inst.name}: the model sends to "${name}", which no driver has; dropped`)
         unwired.add(name)
         return
       }
@@ -121,12 +139,12 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
 
   const sourcesFor = (inst: Instance) => {
     let dom: unknown
-    return new Proxy({} as Record<string, any>, {
+    return new Proxy({} as Record<string, unknown>, {
       get(_t, name) {
         if (typeof name !== 'string' || name === 'then') return undefined
-        if (name === 'DOM') return (dom ??= createDomSource(options.dom.delegator, inst.id, options.dom.check))
+        if (name === 'DOM') return (dom ??= options.dom.source(inst.id))
         const w = driver(name)
-        if (!w) throw new DuetError('DUET_NO_DRIVER', `${inst.name}'s intent reads ${name}; pass a driver: run(App, { ${name}: … })`)
+        if (!w) throw new DuetError('NO_DRIVER', `${inst.name}'s intent reads ${name}; pass a driver: run(App, { ${name}: … })`)
         return w.source
       },
     })
@@ -155,9 +173,10 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
   }
 
   const subscribeIntent = (inst: Instance) => {
-    let streams: Record<string, Stream<unknown>>
+    let streams: Record<string, ActionStream | undefined>
     try {
-      streams = inst.component.intent!(sourcesFor(inst)) ?? {}
+      // The component's types are erased here: its intent takes whatever sources it declared.
+      streams = (inst.component.intent!(sourcesFor(inst) as never) ?? {}) as Record<string, ActionStream | undefined>
     } catch (error) {
       logFailure(`${inst.name}: intent threw; no actions`, error)
       return
@@ -177,7 +196,7 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
   }
 
   const retire = (inst: Instance) => disposeInstance(inst, () => {})
-  const renderCtx = { spawn, retire }
+  const renderCtx = { spawn, retire, adopt: options.dom.adopt }
 
   const agentHandle = (inst: Instance): AgentInstance => {
     let h = handles.get(inst)
@@ -189,7 +208,8 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
         agent: inst.component.agent!,
         state: () => inst.get(),
         dispatch: (action, data) => {
-          if (!inst.alive || disposed) return Promise.reject(new DuetError('DUET_DISPOSED', `${inst.name} ${inst.id} is no longer rendered; ${action} was not dispatched`))
+          if (!inst.alive || disposed)
+            return Promise.reject(new DuetError('DISPOSED', `${inst.name} ${inst.id} is no longer rendered; ${action} was not dispatched`))
           const done = queue.nextFlush()
           enqueue(inst, action, data)
           return done
@@ -220,7 +240,9 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
   const root = spawn({
     component: App,
     get: () => store,
-    set: (s) => { store = s },
+    set: (s) => {
+      store = s
+    },
     props: options.props ?? {},
     children: [],
   })
@@ -235,7 +257,9 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
     flushNow: () => queue.flushNow(),
     nextFlush: () => queue.nextFlush(),
     vnode: () => tree,
-    get disposed() { return disposed },
+    get disposed() {
+      return disposed
+    },
     dispose() {
       if (disposed) return
       disposed = true
@@ -243,7 +267,7 @@ export function createRuntime(App: Component, options: RuntimeOptions): Runtime 
       queue.dispose()
       for (const w of wired.values()) {
         w.sink.shamefullySendComplete()
-        w.source?.dispose?.()
+        ;(w.source as { dispose?(): void } | undefined)?.dispose?.()
       }
       options.dom.dispose()
     },

@@ -13,7 +13,13 @@ import type { AgentSpec } from './types.js'
  * hidden reply function. The driver answers with `reply(value, 'ok' | 'error', data)`, and the
  * runtime dispatches that action to the one component instance that sent the value.
  */
-export type Driver<Source = unknown, Sink = any> = (sink$: Stream<Sink>, context: DriverContext) => Source
+export type Driver<Source = unknown, Sink = unknown> = (sink$: Stream<Sink>, context: DriverContext) => Source
+
+/**
+ * Any driver, whatever its source and sink: what `run` and `renderComponent` take. (An xstream
+ * `Stream<T>` is invariant in `T`, so no `Driver<…>` is a `Driver<unknown, unknown>`.)
+ */
+export type AnyDriver = (sink$: never, context: DriverContext) => unknown
 
 export interface DriverContext {
   /** The key this driver was given in `run(App, drivers)`. */

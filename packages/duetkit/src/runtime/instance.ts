@@ -1,5 +1,5 @@
 import type { VNode } from 'snabbdom'
-import type { Component, ModelEntry, Next, Reducer } from './types.js'
+import type { AnyComponent, Next } from './types.js'
 import { logFailure } from './errors.js'
 
 /** One live component: where its state lives, what it last rendered, and its child instances. */
@@ -7,13 +7,13 @@ export interface Instance {
   readonly id: string
   /** The Collection item id, for items. */
   readonly key?: string
-  readonly component: Component
+  readonly component: AnyComponent
   readonly name: string
   /** Reads this instance's state out of the store. */
-  get(): any
+  get(): unknown
   /** Writes this instance's state into the store; `undefined` removes a Collection item. */
-  set(state: any): void
-  props: Record<string, any>
+  set(state: unknown): void
+  props: Record<string, unknown>
   children: VNode[]
   /** Child instances by their place in this instance's view. */
   kids: Map<string, Instance>
@@ -24,11 +24,14 @@ export interface Instance {
   // Render cache: the view is a pure function of these, so an unchanged instance reuses `vnode`.
   vnode?: VNode
   lastState?: unknown
-  lastProps?: Record<string, any>
+  lastProps?: Record<string, unknown>
   /** Render generation stamp used to find children that disappeared. */
   seen: number
   gen: number
 }
+
+type RunnableReducer = (state: unknown, data: unknown, next: Next, props: Record<string, unknown>) => unknown
+type RunnableEntry = RunnableReducer | { readonly [sink: string]: RunnableReducer | true | undefined }
 
 /** What running an action needs from the runtime. */
 export interface ActionContext {
@@ -37,7 +40,7 @@ export interface ActionContext {
 }
 
 /** The name shown in logs and agent listings. */
-export function componentName(c: Component): string {
+export function componentName(c: AnyComponent): string {
   return c.displayName || c.name || 'Anonymous'
 }
 
@@ -48,20 +51,21 @@ export function componentName(c: Component): string {
  * old state and cancels the action's sink values too, so an action either happens or does not.
  */
 export function runAction(ctx: ActionContext, inst: Instance, action: string, data: unknown): void {
-  const entry: ModelEntry | undefined = inst.component.model?.[action]
+  // The component's types are erased here: its reducers take whatever state and data they declared.
+  const entry = inst.component.model?.[action] as RunnableEntry | undefined
   if (!entry || !inst.alive) return
   const state = inst.get()
   const props = inst.props
   const next: Next = (a, d) => ctx.enqueue(inst, a, d)
-  let reducer: Reducer | undefined
+  let reducer: RunnableReducer | undefined
   const out: [string, unknown][] = []
   if (typeof entry === 'function') {
     reducer = entry
   } else {
     for (const sink in entry) {
-      const fn = (entry as any)[sink]
+      const fn = entry[sink]
       if (sink === 'STATE') {
-        reducer = fn
+        reducer = fn as RunnableReducer
         continue
       }
       try {

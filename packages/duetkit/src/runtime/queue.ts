@@ -57,7 +57,10 @@ export function createActionQueue<J>(hooks: QueueHooks<J>): ActionQueue<J> {
         if (!jobs.length) break
         if (n >= MAX_RENDERS_PER_FLUSH) {
           jobs.length = 0
-          throw new DuetError('DUET_RENDER_LOOP', `still queueing actions after ${MAX_RENDERS_PER_FLUSH} renders in one flush; does an intent dispatch on every render?`)
+          throw new DuetError(
+            'RENDER_LOOP',
+            `still queueing actions after ${MAX_RENDERS_PER_FLUSH} renders in one flush; does an intent dispatch on every render?`,
+          )
         }
         while (jobs.length) hooks.run(jobs.shift() as J)
       }
@@ -90,7 +93,10 @@ export function createActionQueue<J>(hooks: QueueHooks<J>): ActionQueue<J> {
     },
     nextFlush() {
       return new Promise((resolve) => {
-        const off = this.onFlush(() => { off(); resolve() })
+        const off = this.onFlush(() => {
+          off()
+          resolve()
+        })
       })
     },
     dispose() {

@@ -1,22 +1,23 @@
 import type { VNode } from 'snabbdom'
-import type { Component } from './types.js'
+import type { AnyComponent, ViewArgs } from './types.js'
 import { DuetError, logFailure } from './errors.js'
 import { componentName, type Instance } from './instance.js'
 import { markerOf, type Lens, type MarkerData } from './markers.js'
-import { adoptSvg } from '../jsx/svg.js'
 
-/** What rendering needs from the runtime: making and retiring child instances. */
+/** What rendering needs from the runtime (making and retiring child instances) and from the backend. */
 export interface RenderContext {
   spawn(spec: SpawnSpec): Instance
   retire(inst: Instance): void
+  /** The backend's `adopt`, for what components render inside `<svg>`. */
+  adopt?(vnode: VNode): VNode
 }
 
 export interface SpawnSpec {
-  component: Component
+  component: AnyComponent
   key?: string
-  get(): any
-  set(state: any): void
-  props: Record<string, any>
+  get(): unknown
+  set(state: unknown): void
+  props: Record<string, unknown>
   children: VNode[]
 }
 
@@ -24,7 +25,7 @@ export interface SpawnSpec {
 export interface Walk {
   ctx: RenderContext
   inst: Instance
-  state: any
+  state: unknown
   order: Instance[]
   counts: Map<string, number>
 }
@@ -41,12 +42,20 @@ export function renderInstance(ctx: RenderContext, inst: Instance, state: unknow
   const walk: Walk = { ctx, inst, state, order: [], counts: new Map() }
   let root: VNode
   try {
-    const out = inst.component({ state, props: inst.props, children: inst.children }) as unknown
+    // The component's types are erased here: its view takes whatever state and props it declared.
+    const out = inst.component({ state, props: inst.props, children: inst.children } as ViewArgs<never, never>) as unknown
     const list = expand(walk, Array.isArray(out) ? out : [out ?? { sel: '!', text: '' }])
     root = list.length === 1 ? list[0] : element('div', list)
   } catch (error) {
     logFailure(`${inst.name}: view threw; fallback shown`, error)
-    root = { sel: 'div', data: { attrs: { role: 'alert', 'data-duet-error': inst.name } }, text: `${inst.name} failed to render`, children: undefined, elm: undefined, key: undefined }
+    root = {
+      sel: 'div',
+      data: { attrs: { role: 'alert', 'data-duet-error': inst.name } },
+      text: `${inst.name} failed to render`,
+      children: undefined,
+      elm: undefined,
+      key: undefined,
+    }
   }
   // A view that returns a child component shares its root element; the scope lists both, inner first.
   const data = (root.data ??= {})
@@ -83,12 +92,13 @@ function expand(walk: Walk, kids: VNode[], svg?: boolean): VNode[] {
       if (v) out.push(v)
     }
   }
-  if (svg && out) out.forEach(adoptSvg)
+  const adopt = walk.ctx.adopt
+  if (svg && out && adopt) for (let i = 0; i < out.length; i++) out[i] = adopt(out[i])
   return out ?? kids
 }
 
 function renderChild(walk: Walk, marker: MarkerData, vnode: VNode): VNode | undefined {
-  const c = marker.c as Component
+  const c = marker.c
   const name = componentName(c)
   const { state: spec, ...props } = marker.p
   const slot = vnode.key != null ? `${name}:k:${String(vnode.key)}` : `${name}#${bump(walk.counts, name)}`
@@ -112,11 +122,11 @@ function renderChild(walk: Walk, marker: MarkerData, vnode: VNode): VNode | unde
 
 /** A component tag the renderer replaces with the vnodes `duetExpand` appends to `out`. */
 export interface ExpandingTag {
-  duetExpand(walk: Walk, props: Record<string, any>, out: VNode[]): void
+  duetExpand(walk: Walk, props: Record<string, unknown>, out: VNode[]): void
 }
 
 /** Finds or makes the child instance for a place in the view; undefined for a duplicate place. */
-export function claim(walk: Walk, slot: string, c: Component, spec: () => SpawnSpec): Instance | undefined {
+export function claim(walk: Walk, slot: string, c: AnyComponent, spec: () => SpawnSpec): Instance | undefined {
   const parent = walk.inst
   let kid = parent.kids.get(slot)
   if (kid && kid.seen === parent.gen) {
@@ -136,9 +146,9 @@ export function claim(walk: Walk, slot: string, c: Component, spec: () => SpawnS
 
 function toLens(spec: unknown, name: string): Lens {
   if (spec === undefined) return { get: (s) => s, set: (_s, v) => v }
-  if (typeof spec === 'string') return { get: (s) => s?.[spec], set: (s, v) => ({ ...s, [spec]: v }) }
+  if (typeof spec === 'string') return { get: (s) => (s as Record<string, unknown> | undefined)?.[spec], set: (s, v) => ({ ...(s as object), [spec]: v }) }
   if (spec && typeof (spec as Lens).get === 'function' && typeof (spec as Lens).set === 'function') return spec as Lens
-  throw new DuetError('DUET_BAD_OPTION', `<${name} state=…>: state must be a field name or a { get, set } lens`)
+  throw new DuetError('INVALID_OPTION', `<${name} state=…>: state must be a field name or a { get, set } lens`)
 }
 
 export function bump(counts: Map<string, number>, name: string): number {
@@ -151,7 +161,7 @@ function element(sel: string, children: VNode[]): VNode {
   return { sel, data: {}, children, elm: undefined, text: undefined, key: undefined }
 }
 
-function sameProps(a: Record<string, any>, b: Record<string, any> | undefined): boolean {
+function sameProps(a: Record<string, unknown>, b: Record<string, unknown> | undefined): boolean {
   if (a === b) return true
   if (!b) return false
   let n = 0

@@ -1,6 +1,8 @@
 import type { VNode } from 'snabbdom'
 import type { DomBackend } from '../runtime/core.js'
 import { createDelegator, type PathNode } from '../dom/delegate.js'
+import { createDomSource } from '../dom/source.js'
+import { adoptSvg } from '../jsx/svg.js'
 import { attributeOf, classesOf, compileSelector, idOf, matchesSelector, tagOf, type VElement } from './vnode-query.js'
 
 /** What a simulated event may set: `data` merges into the target's dataset; the rest goes on the event. */
@@ -23,10 +25,14 @@ export function createFakeDom(): FakeDom {
   let tree: VNode | undefined
   const delegator = createDelegator()
   return {
-    delegator,
-    check: (selector) => void compileSelector(selector),
-    commit: (vnode) => { tree = vnode },
-    dispose: () => { tree = undefined },
+    source: (scope) => createDomSource(delegator, scope, (selector) => void compileSelector(selector)),
+    adopt: adoptSvg,
+    commit: (vnode) => {
+      tree = vnode
+    },
+    dispose: () => {
+      tree = undefined
+    },
     tree: () => tree,
     dispatch(el, type, init) {
       const { data, value, checked, ...rest } = init
@@ -42,8 +48,12 @@ export function createFakeDom(): FakeDom {
         bubbles: true,
         target,
         currentTarget: target,
-        get defaultPrevented() { return defaultPrevented },
-        preventDefault() { defaultPrevented = true },
+        get defaultPrevented() {
+          return defaultPrevented
+        },
+        preventDefault() {
+          defaultPrevented = true
+        },
         stopPropagation() {},
         ...rest,
       }
@@ -52,7 +62,11 @@ export function createFakeDom(): FakeDom {
   }
 }
 
-interface Overrides { data?: Record<string, unknown>; value?: unknown; checked?: boolean }
+interface Overrides {
+  data?: Record<string, unknown>
+  value?: unknown
+  checked?: boolean
+}
 
 /** A plain object that answers what intents read from `event.target` in the browser. */
 function fakeElement(el: VElement, o: Overrides = {}): any {
@@ -76,7 +90,9 @@ function fakeElement(el: VElement, o: Overrides = {}): any {
     checked: o.checked !== undefined ? o.checked : props.checked,
     disabled: !!props.disabled,
     textContent: textOf(v),
-    get parentElement() { return el.parent ? (parent ??= fakeElement(el.parent)) : null },
+    get parentElement() {
+      return el.parent ? (parent ??= fakeElement(el.parent)) : null
+    },
     getAttribute: (name: string) => attributeOf(v, name) ?? null,
     matches: (sel: string) => matchesSelector(el, compileSelector(sel)),
     closest(sel: string) {

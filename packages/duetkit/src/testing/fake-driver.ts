@@ -10,7 +10,7 @@ export interface FakeDriver {
   requests: unknown[]
   /**
    * Answers the newest unanswered request whose `ok` (or `error`) names `target` (any, when
-   * omitted); throws `DUET_NOTHING_PENDING` when there is none. Returns whether an action was queued.
+   * omitted); throws `NOTHING_PENDING` when there is none. Returns whether an action was queued.
    */
   answer(kind: ReplyKind, data: unknown, target?: string): boolean
 }
@@ -37,7 +37,10 @@ export function createFakeDriver(name: string): FakeDriver {
         return reply(r, kind, data)
       }
       const pending = requests.filter((r) => wantsReply(r, kind) && !answered.has(r as object)).map((r) => (r as any)[kind])
-      throw new DuetError('DUET_NOTHING_PENDING', `${name}: no unanswered request with ${kind}: ${JSON.stringify(target ?? '<any>')}; pending ${kind} names: ${pending.length ? pending.map((p) => JSON.stringify(p)).join(', ') : 'none'}`)
+      throw new DuetError(
+        'NOTHING_PENDING',
+        `${name}: no unanswered request with ${kind}: ${JSON.stringify(target ?? '<any>')}; pending ${kind} names: ${pending.length ? pending.map((p) => JSON.stringify(p)).join(', ') : 'none'}`,
+      )
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { VNode } from 'snabbdom'
-import type { Component } from '../runtime/types.js'
-import type { AppHandle, Driver } from '../runtime/driver.js'
+import type { ActionsOf, AnyComponent, DataArg, PropsOf, StateOf, UntypedActions } from '../runtime/types.js'
+import type { AnyDriver, AppHandle, Driver } from '../runtime/driver.js'
 import { createRuntime } from '../runtime/core.js'
 import { DuetError } from '../runtime/errors.js'
 import { createFakeDom, type EventInit } from './fake-dom.js'
@@ -8,30 +8,33 @@ import { createFakeDriver, type FakeDriver } from './fake-driver.js'
 import { querySelector } from './vnode-query.js'
 import { toHtml } from './to-html.js'
 
-export interface RenderOptions<S = any> {
+export interface RenderOptions<S = unknown, P = Record<string, unknown>> {
   /** Real drivers; any other source or sink the component uses gets a recording fake. */
-  drivers?: Record<string, Driver>
-  props?: Record<string, any>
+  drivers?: Record<string, AnyDriver>
+  props?: P
   /** Overrides the component's `initialState`. */
   initialState?: S
   /** Default timeout of `waitForState`, in milliseconds (2000). */
   timeoutMs?: number
 }
 
-/** A component running with no host and no browser. */
-export interface RenderedComponent<S = any> {
+/** A component running with no host and no browser; `S` is its state, `A` its actions (name → data). */
+export interface RenderedComponent<S = unknown, A = UntypedActions> {
   /** The current state (reducers apply synchronously, so it is current right after a call). */
   readonly state: S
   /** Every state the app went through, from the initial one. */
   readonly states: readonly S[]
   /** Dispatches an action on the root component: every sink of its model entry runs. Resolves once rendered. */
-  simulateAction(action: string, data?: unknown): Promise<void>
+  simulateAction<K extends keyof A & string>(action: K, ...data: DataArg<A[K]>): Promise<void>
   /** Fires `type` at the first element matching `selector` in the rendered tree. Resolves once the actions it caused are rendered. */
   simulateEvent(selector: string, type: string, init?: EventInit): Promise<void>
   /** What the app sent to the driver `name`, in order. */
   requests(name: string): unknown[]
-  /** Answers the newest pending request to fake `name` whose `ok` is `target`; resolves once that action is rendered. */
-  respond(name: string, value: unknown, target?: string): Promise<void>
+  /**
+   * Answers the newest pending request to fake `name` whose `ok` is `target` (any, when omitted) with
+   * `value`, which must be data of that action; resolves once that action is rendered.
+   */
+  respond<K extends keyof A & string>(name: string, value: A[K], target?: K): Promise<void>
   /** Same with the request's `error` action; a non-object error is delivered as `{ error, request }`. */
   fail(name: string, error: unknown, target?: string): Promise<void>
   /** Resolves with the first state (past or future) that satisfies `predicate`, after it is rendered. */
@@ -50,11 +53,16 @@ export interface RenderedComponent<S = any> {
  * the runtime is ready as soon as this returns, nothing needs buffering; waits follow the
  * runtime's own flushes, never timers (only `waitForState` has a timeout).
  */
-export function renderComponent<S = any>(App: Component<S>, options: RenderOptions<S> = {}): RenderedComponent<S> {
+export function renderComponent<C extends AnyComponent>(
+  App: C,
+  options: RenderOptions<StateOf<C>, PropsOf<C>> = {},
+): RenderedComponent<StateOf<C>, ActionsOf<C>> {
+  type S = StateOf<C>
   for (const [name, d] of Object.entries(options.drivers ?? {})) {
-    if (typeof d !== 'function') throw new DuetError('DUET_BAD_OPTION', `renderComponent: drivers.${name} must be a driver function (sink$, context) => source`)
+    if (typeof d !== 'function') throw new DuetError('INVALID_OPTION', `renderComponent: drivers.${name} must be a driver function (sink$, context) => source`)
   }
-  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) throw new DuetError('DUET_BAD_OPTION', 'renderComponent: timeoutMs must be a positive number of milliseconds')
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0))
+    throw new DuetError('INVALID_OPTION', 'renderComponent: timeoutMs must be a positive number of milliseconds')
   const dom = createFakeDom()
   const fakes = new Map<string, FakeDriver>()
   const recorded = new Map<string, unknown[]>()
@@ -68,14 +76,14 @@ export function renderComponent<S = any>(App: Component<S>, options: RenderOptio
     recorded.set(name, log)
     drivers[name] = (sink$, ctx) => {
       sink$.subscribe({ next: (v) => log.push(v) })
-      return d(sink$, ctx)
+      return d(sink$ as never, ctx)
     }
   }
 
   const rt = createRuntime(App, {
     drivers,
     dom,
-    props: options.props,
+    props: options.props as Record<string, unknown> | undefined,
     initialState: options.initialState,
     fallbackDriver(name) {
       const fake = createFakeDriver(name)
@@ -89,7 +97,7 @@ export function renderComponent<S = any>(App: Component<S>, options: RenderOptio
   })
 
   const live = () => {
-    if (rt.disposed) throw new DuetError('DUET_DISPOSED', 'renderComponent: this component was disposed')
+    if (rt.disposed) throw new DuetError('DISPOSED', 'renderComponent: this component was disposed')
   }
   // Resolves after the flush that renders what the call queued, or at once when it queued nothing.
   const settle = (): Promise<void> => (rt.pending() ? rt.nextFlush() : Promise.resolve())
@@ -97,18 +105,28 @@ export function renderComponent<S = any>(App: Component<S>, options: RenderOptio
   const answer = (kind: 'ok' | 'error', name: string, data: unknown, target?: string): Promise<void> => {
     live()
     const fake = fakes.get(name)
-    if (!fake) throw new DuetError('DUET_NOTHING_PENDING', `renderComponent: ${name} is ${recorded.has(name) ? 'a real driver; it answers by itself' : 'not a driver this component used'}`)
+    if (!fake)
+      throw new DuetError(
+        'NOTHING_PENDING',
+        `renderComponent: ${name} is ${recorded.has(name) ? 'a real driver; it answers by itself' : 'not a driver this component used'}`,
+      )
     fake.answer(kind, data, target)
     return settle()
   }
 
   return {
-    get state() { return rt.state() as S },
+    get state() {
+      return rt.state() as S
+    },
     states,
     app: rt.app,
-    simulateAction(action, data) {
+    simulateAction(action: string, data?: unknown) {
       live()
-      if (!App.model || !(action in App.model)) throw new DuetError('DUET_BAD_OPTION', `simulateAction: ${App.displayName || App.name || 'the component'}'s model has no action ${JSON.stringify(action)}`)
+      if (!App.model || !(action in App.model))
+        throw new DuetError(
+          'INVALID_ARGUMENT',
+          `simulateAction: ${App.displayName || App.name || 'the component'}'s model has no action ${JSON.stringify(action)}`,
+        )
       rt.dispatch(action, data)
       return settle()
     },
@@ -116,16 +134,23 @@ export function renderComponent<S = any>(App: Component<S>, options: RenderOptio
       live()
       rt.flushNow()
       const el = querySelector(rt.vnode(), selector)
-      if (!el) throw new DuetError('DUET_NO_ELEMENT', `simulateEvent: nothing matches ${JSON.stringify(selector)} in the rendered view: ${toHtml(rt.vnode()).slice(0, 500)}`)
+      if (!el)
+        throw new DuetError(
+          'NO_ELEMENT',
+          `simulateEvent: nothing matches ${JSON.stringify(selector)} in the rendered view: ${toHtml(rt.vnode()).slice(0, 500)}`,
+        )
       dom.dispatch(el, type, init)
       return settle()
     },
     requests: (name) => recorded.get(name) ?? [],
-    respond: (name, value, target) => answer('ok', name, value, target),
+    respond: (name: string, value: unknown, target?: string) => answer('ok', name, value, target),
     fail(name, error, target) {
       const fake = fakes.get(name)
-      const request = fake?.requests.findLast((r: any) => r?.error !== undefined && (target === undefined || r.error === target))
-      const data = error !== null && typeof error === 'object' && !(error instanceof Error) ? error : { error: error instanceof Error ? error.message : error, request }
+      const request = fake?.requests.findLast(
+        (r) => (r as { error?: unknown } | undefined)?.error !== undefined && (target === undefined || (r as { error?: unknown }).error === target),
+      )
+      const data =
+        error !== null && typeof error === 'object' && !(error instanceof Error) ? error : { error: error instanceof Error ? error.message : error, request }
       return answer('error', name, data, target)
     },
     waitForState(predicate, ms = timeoutMs) {
@@ -145,7 +170,10 @@ export function renderComponent<S = any>(App: Component<S>, options: RenderOptio
         const off = rt.app.onFlush(() => {
           for (; checked < states.length; checked++) if (predicate(states[checked])) return stop(undefined, states[checked])
         })
-        const timer = setTimeout(() => stop(new DuetError('DUET_WAIT_TIMEOUT', `waitForState: no state matched within ${ms} ms; last state: ${describe(rt.state())}`)), ms)
+        const timer = setTimeout(
+          () => stop(new DuetError('WAIT_TIMEOUT', `waitForState: no state matched within ${ms} ms; last state: ${describe(rt.state())}`)),
+          ms,
+        )
         waiters.add(fail)
       })
     },
@@ -160,7 +188,7 @@ export function renderComponent<S = any>(App: Component<S>, options: RenderOptio
     dispose() {
       if (rt.disposed) return
       rt.dispose()
-      for (const fail of [...waiters]) fail(new DuetError('DUET_DISPOSED', 'waitForState: the component was disposed while waiting'))
+      for (const fail of [...waiters]) fail(new DuetError('DISPOSED', 'waitForState: the component was disposed while waiting'))
     },
   }
 }

@@ -5,7 +5,7 @@ import { DuetError } from '../runtime/errors.js'
  * CSS selectors over a snabbdom vnode tree, for renderComponent: tag, `*`, `#id`, `.class`,
  * `[attr]`, `[attr=v]` (also `^=`, `$=`, `*=`, `~=`), `:checked`, `:disabled`, `:not(list)`,
  * `:nth-child(2 | odd | even | 3n+1)`, descendant and `>` combinators, and `,` lists. Anything
- * else throws `DUET_BAD_SELECTOR`.
+ * else throws `BAD_SELECTOR`.
  */
 
 /** An element of the rendered tree with its parent, so selectors can look upwards. */
@@ -28,7 +28,8 @@ interface Compound {
 type Complex = { compound: Compound; combinator: ' ' | '>' }[]
 export type CompiledSelector = Complex[]
 
-const TOKEN = /\s*([>,])\s*|(\s+)|([a-zA-Z][\w-]*|\*)|#([\w-]+)|\.([\w-]+)|\[\s*([\w-]+)\s*(?:([~^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*)?\]|:(checked|disabled)|:nth-child\(\s*(odd|even|[+-]?\d+|[+-]?\d*n(?:\s*[+-]\s*\d+)?)\s*\)|:not\(/y
+const TOKEN =
+  /\s*([>,])\s*|(\s+)|([a-zA-Z][\w-]*|\*)|#([\w-]+)|\.([\w-]+)|\[\s*([\w-]+)\s*(?:([~^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*)?\]|:(checked|disabled)|:nth-child\(\s*(odd|even|[+-]?\d+|[+-]?\d*n(?:\s*[+-]\s*\d+)?)\s*\)|:not\(/y
 
 /** `odd`, `even`, `3`, `2n+1`, `-n+3` as [a, b] of an+b. */
 function parseNth(text: string): [number, number] {
@@ -52,7 +53,7 @@ function closingParen(src: string, from: number): number {
 
 const cache = new Map<string, CompiledSelector>()
 
-/** Parses a selector (cached); throws `DUET_BAD_SELECTOR` naming the part it could not read. */
+/** Parses a selector (cached); throws `BAD_SELECTOR` naming the part it could not read. */
 export function compileSelector(selector: string): CompiledSelector {
   const hit = cache.get(selector)
   if (hit) return hit
@@ -70,10 +71,14 @@ export function compileSelector(selector: string): CompiledSelector {
   while (TOKEN.lastIndex < src.length) {
     const at = TOKEN.lastIndex
     const m = TOKEN.exec(src)
-    if (!m) throw new DuetError('DUET_BAD_SELECTOR', `cannot read selector ${JSON.stringify(selector)} at "${src.slice(at)}"; supported: tag, #id, .class, [attr], [attr=v], :checked, :disabled, :not(…), :nth-child(…), descendant, >, ","`)
+    if (!m)
+      throw new DuetError(
+        'BAD_SELECTOR',
+        `cannot read selector ${JSON.stringify(selector)} at "${src.slice(at)}"; supported: tag, #id, .class, [attr], [attr=v], :checked, :disabled, :not(…), :nth-child(…), descendant, >, ","`,
+      )
     if (m[1] === ',') {
       close()
-      if (!complex.length) throw new DuetError('DUET_BAD_SELECTOR', `empty part in selector ${JSON.stringify(selector)}`)
+      if (!complex.length) throw new DuetError('BAD_SELECTOR', `empty part in selector ${JSON.stringify(selector)}`)
       list.push(complex)
       complex = []
       combinator = ' '
@@ -83,7 +88,7 @@ export function compileSelector(selector: string): CompiledSelector {
     } else {
       compound ??= fresh()
       if (m[3]) {
-        if (compound.tag !== undefined) throw new DuetError('DUET_BAD_SELECTOR', `two tags in one compound of ${JSON.stringify(selector)}`)
+        if (compound.tag !== undefined) throw new DuetError('BAD_SELECTOR', `two tags in one compound of ${JSON.stringify(selector)}`)
         compound.tag = m[3].toLowerCase()
       } else if (m[4]) compound.ids.push(m[4])
       else if (m[5]) compound.classes.push(m[5])
@@ -92,7 +97,7 @@ export function compileSelector(selector: string): CompiledSelector {
       else if (m[12]) compound.nths.push(parseNth(m[12]))
       else {
         const end = closingParen(src, TOKEN.lastIndex)
-        if (end < 0) throw new DuetError('DUET_BAD_SELECTOR', `unclosed :not( in selector ${JSON.stringify(selector)}`)
+        if (end < 0) throw new DuetError('BAD_SELECTOR', `unclosed :not( in selector ${JSON.stringify(selector)}`)
         const inner = src.slice(TOKEN.lastIndex, end)
         compound.nots.push(compileSelector(inner))
         // The recursive call reused the sticky regex; continue after the parenthesis.
@@ -101,7 +106,7 @@ export function compileSelector(selector: string): CompiledSelector {
     }
   }
   close()
-  if (!complex.length) throw new DuetError('DUET_BAD_SELECTOR', `empty selector ${JSON.stringify(selector)}`)
+  if (!complex.length) throw new DuetError('BAD_SELECTOR', `empty selector ${JSON.stringify(selector)}`)
   list.push(complex)
   cache.set(selector, list)
   return list

@@ -12,33 +12,37 @@ const dir = mkdtempSync(join(cache, 'duet-vite-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // An entry that uses xstream and JSX, the two things the plugin changes.
-writeFileSync(join(dir, 'entry.jsx'), [
-  "import xs from 'xstream'",
-  "xs.of(1).addListener({ next: (n) => { globalThis.__out = n } })",
-  // Interop through Symbol.observable, which the symbol-observable shim must still register.
-  "const foreign = { [Symbol.observable]: () => ({ subscribe(o) { o.next(5); o.complete(); return { unsubscribe() {} } } }) }",
-  "xs.from(foreign).addListener({ next: (n) => { globalThis.__interop = n } })",
-  "const two = xs.of(2)",
-  "globalThis.__self = two[Symbol.observable]() === two",
-  'export const view = <p className="x">hi</p>',
-].join('\n'))
+writeFileSync(
+  join(dir, 'entry.jsx'),
+  [
+    "import xs from 'xstream'",
+    'xs.of(1).addListener({ next: (n) => { globalThis.__out = n } })',
+    // Interop through Symbol.observable, which the symbol-observable shim must still register.
+    'const foreign = { [Symbol.observable]: () => ({ subscribe(o) { o.next(5); o.complete(); return { unsubscribe() {} } } }) }',
+    'xs.from(foreign).addListener({ next: (n) => { globalThis.__interop = n } })',
+    'const two = xs.of(2)',
+    'globalThis.__self = two[Symbol.observable]() === two',
+    'export const view = <p className="x">hi</p>',
+  ].join('\n'),
+)
 
-// One in-memory, minified Vite build of the fixture folder, with `duet/jsx-runtime` taken from source.
-const viteBuild = (plugins: any[], build$: Record<string, unknown>): Promise<any> => build({
-  root: dir,
-  logLevel: 'silent',
-  configFile: false,
-  plugins,
-  resolve: { alias: [{ find: /^duet\/jsx-runtime$/, replacement: join(__dirname, '../../src/jsx/jsx-runtime.ts') }] },
-  build: { write: false, minify: true, ...build$ },
-})
+// One in-memory, minified Vite build of the fixture folder, with `duetkit/jsx-runtime` taken from source.
+const viteBuild = (plugins: any[], build$: Record<string, unknown>): Promise<any> =>
+  build({
+    root: dir,
+    logLevel: 'silent',
+    configFile: false,
+    plugins,
+    resolve: { alias: [{ find: /^duetkit\/jsx-runtime$/, replacement: join(__dirname, '../../src/jsx/jsx-runtime.ts') }] },
+    build: { write: false, minify: true, ...build$ },
+  })
 
 async function bundle(plugins: any[]): Promise<string> {
   const out = await viteBuild(plugins, { lib: { entry: join(dir, 'entry.jsx'), formats: ['es'], fileName: 'out' } })
   return out[0].output[0].code
 }
 
-describe('duet/vite', () => {
+describe('duetkit/vite', () => {
   it('compiles JSX with the Duet runtime and leaves the globalthis polyfill out', async () => {
     const withPlugin = await bundle([duet()])
     // Without the plugin JSX is configured by hand, so only the globalthis mapping differs.
@@ -64,12 +68,15 @@ describe('duet/vite', () => {
   })
 })
 
-describe('duet/vite config', () => {
+describe('duetkit/vite config', () => {
   it("leaves out Vite's modulepreload polyfill unless the project sets build.modulePreload", async () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="./entry.jsx"></script>')
     const page = async (plugins: any[], modulePreload?: any) => {
       const out = await viteBuild(plugins, modulePreload === undefined ? {} : { modulePreload })
-      return out.output.filter((f: any) => f.fileName.endsWith('.js')).map((f: any) => f.code).join('\n')
+      return out.output
+        .filter((f: any) => f.fileName.endsWith('.js'))
+        .map((f: any) => f.code)
+        .join('\n')
     }
     expect(await page([duet()])).not.toContain('modulepreload')
     // Vite's default, with the plugin's JSX settings given by hand, has it; a project's own setting wins over the plugin.

@@ -6,7 +6,6 @@ import { launchBrowser } from '../../../../test/support/browser.js'
 import { startHttpServer, type TestHttpServer } from '../../../../test/support/http-server.js'
 import { duetkitSources } from '../../../../test/support/duetkit-aliases.js'
 
-
 // A counter list: a parent with a Collection of items, each with its own button.
 const APP = `
 import { run, Collection } from 'duetkit'
@@ -115,25 +114,34 @@ describe('run() in Chromium', () => {
     page.on('pageerror', (e) => errors.push(String(e)))
     await page.goto(`${server.origin}/shapes`)
     await page.waitForSelector('path.line')
-    const read = () => page.evaluate(() => {
-      const q = (s: string) => document.querySelector(s) as any
-      const svgNs = 'http://www.w3.org/2000/svg'
-      return {
-        title: q('.flip').title,
-        disabled: q('.field').disabled,
-        placeholder: q('.field').placeholder,
-        ns: ['svg', 'path', 'circle', 'foreignObject'].map((t) => q(t).namespaceURI === svgNs),
-        html: q('p.html').namespaceURI,
-        d: q('path').getAttribute('d'),
-        cx: q('circle').getAttribute('cx'),
-        classes: [q('svg').getAttribute('class'), q('circle').getAttribute('class')],
-        viewBox: q('svg').viewBox.baseVal.width,
-        drawn: q('path').getBBox().width,
-      }
-    })
+    const read = () =>
+      page.evaluate(() => {
+        const q = (s: string) => document.querySelector(s) as any
+        const svgNs = 'http://www.w3.org/2000/svg'
+        return {
+          title: q('.flip').title,
+          disabled: q('.field').disabled,
+          placeholder: q('.field').placeholder,
+          ns: ['svg', 'path', 'circle', 'foreignObject'].map((t) => q(t).namespaceURI === svgNs),
+          html: q('p.html').namespaceURI,
+          d: q('path').getAttribute('d'),
+          cx: q('circle').getAttribute('cx'),
+          classes: [q('svg').getAttribute('class'), q('circle').getAttribute('class')],
+          viewBox: q('svg').viewBox.baseVal.width,
+          drawn: q('path').getBBox().width,
+        }
+      })
     expect(await read()).toEqual({
-      title: 'on', disabled: true, placeholder: 'type', ns: [true, true, true, true], html: 'http://www.w3.org/1999/xhtml',
-      d: 'M0 0 L100 10', cx: '90', classes: ['chart', 'dot'], viewBox: 100, drawn: 100,
+      title: 'on',
+      disabled: true,
+      placeholder: 'type',
+      ns: [true, true, true, true],
+      html: 'http://www.w3.org/1999/xhtml',
+      d: 'M0 0 L100 10',
+      cx: '90',
+      classes: ['chart', 'dot'],
+      viewBox: 100,
+      drawn: 100,
     })
     await page.click('.flip')
     await page.waitForFunction(() => document.querySelector('path')?.getAttribute('d') === 'M0 10 L100 0')

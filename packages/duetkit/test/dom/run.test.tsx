@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, it, expect, afterEach, beforeEach } from 'vitest'
-import { run, xs, Collection, type Component, type Driver, type RunningApp } from 'duetkit'
+import { run, xs, Collection, type Component, type Driver, type Drivers, type DriverTypes, type NoProps, type RunningApp, type Stream } from 'duetkit'
+import { codedError } from '../../../../test/support/coded-error.js'
 
 let app: RunningApp | undefined
 let root: HTMLElement
@@ -20,7 +21,16 @@ function flushProbe() {
     handle = ctx.app
     return { select: () => xs.never() }
   }
-  return { driver, next: () => new Promise<void>((resolve) => { const off = handle!.onFlush(() => { off(); resolve() }) }) }
+  return {
+    driver,
+    next: () =>
+      new Promise<void>((resolve) => {
+        const off = handle!.onFlush(() => {
+          off()
+          resolve()
+        })
+      }),
+  }
 }
 
 function click(el: Element | null) {
@@ -38,10 +48,19 @@ function Todo({ state }: any) {
 Todo.intent = ({ DOM }: any) => ({ REMOVE: DOM.click('.remove') })
 Todo.model = { REMOVE: () => undefined }
 
-const App: Component = ({ state }) => (
+interface AppState {
+  draft: string
+  items: { id: number; text: string }[]
+  picked: string
+  clicks: number
+}
+
+const App: Component<AppState> = ({ state }) => (
   <main>
     <input className="new" value={state.draft} />
-    <button className="add" disabled={!state.draft}>add</button>
+    <button className="add" disabled={!state.draft}>
+      add
+    </button>
     <ul>
       <Collection of={Todo} from="items" />
     </ul>
@@ -57,9 +76,9 @@ App.intent = ({ DOM }) => ({
   ANY: DOM.click('button'),
 })
 App.model = {
-  DRAFT: (s, draft) => ({ ...s, draft }),
+  DRAFT: (s, draft: string) => ({ ...s, draft }),
   ADD: (s) => ({ ...s, draft: '', items: [...s.items, { id: s.items.length + 1, text: s.draft }] }),
-  PICK: (s, id) => ({ ...s, picked: id }),
+  PICK: (s, id: string) => ({ ...s, picked: id }),
   ANY: (s) => ({ ...s, clicks: s.clicks + 1 }),
 }
 
@@ -88,7 +107,7 @@ describe('run() on a real DOM', () => {
     expect(root.querySelector('.clicks')!.textContent).toBe('1')
   })
 
-  it('scopes delegation per instance: the parent does not hear the item\'s button, the item does', async () => {
+  it("scopes delegation per instance: the parent does not hear the item's button, the item does", async () => {
     const probe = flushProbe()
     app = run(App, { PROBE: probe.driver })
     // The <li> belongs to the item, so the parent's `li` selector must not match this click. Actions
@@ -103,15 +122,17 @@ describe('run() on a real DOM', () => {
 
   it('reads data-* from the nearest element with it, between the target and the matched element', async () => {
     const probe = flushProbe()
-    const Days: Component = ({ state }) => (
+    const Days: Component<{ sel: string }> = ({ state }) => (
       <div>
-        <button className="day" data={{ date: 'Tue' }}><b className="inner">Tue</b></button>
+        <button className="day" data={{ date: 'Tue' }}>
+          <b className="inner">Tue</b>
+        </button>
         <p className="sel">{state.sel}</p>
       </div>
     )
     Days.initialState = { sel: '' }
     Days.intent = ({ DOM }) => ({ PICK: DOM.click('.day').data('date') })
-    Days.model = { PICK: (s, sel) => ({ ...s, sel }) }
+    Days.model = { PICK: (s, sel: string) => ({ ...s, sel }) }
     app = run(Days, { PROBE: probe.driver })
     click(root.querySelector('.inner'))
     await probe.next()
@@ -119,8 +140,8 @@ describe('run() on a real DOM', () => {
   })
 
   it('fails clearly without a mount point or with a bad driver, and dispose removes the view', () => {
-    expect(() => run(App, {}, { mountPoint: '#missing' })).toThrow(/DUET_NO_MOUNT_POINT.*#missing/)
-    expect(() => run(App, { X: 5 as any })).toThrow(/DUET_BAD_OPTION: run: drivers.X/)
+    expect(() => run(App, {}, { mountPoint: '#missing' })).toThrow(codedError('NO_MOUNT_POINT', /^run: no element matches mountPoint "#missing"/))
+    expect(() => run(App, { X: 5 as any })).toThrow(codedError('INVALID_OPTION', /^run: drivers.X must be a driver function/))
     const el = document.createElement('section')
     document.body.append(el)
     const running = run(App, {}, { mountPoint: el })
@@ -131,8 +152,10 @@ describe('run() on a real DOM', () => {
 
   it('patches attributes, style and properties as state changes', async () => {
     const probe = flushProbe()
-    const Toggle: Component = ({ state }) => (
-      <button className="t" aria-pressed={state.on} style={{ color: state.on ? 'red' : 'blue', '--gap': '2px' }} class={{ active: state.on }}>t</button>
+    const Toggle: Component<{ on: boolean }> = ({ state }) => (
+      <button className="t" aria-pressed={state.on} style={{ color: state.on ? 'red' : 'blue', '--gap': '2px' }} class={{ active: state.on }}>
+        t
+      </button>
     )
     Toggle.initialState = { on: false }
     Toggle.intent = ({ DOM }) => ({ FLIP: DOM.click('.t') })
@@ -152,10 +175,13 @@ describe('run() on a real DOM', () => {
   it('logs once and drops values sent to a sink that has no driver', async () => {
     const logged: unknown[][] = []
     const original = console.error
-    console.error = (...args: unknown[]) => { logged.push(args) }
+    console.error = (...args: unknown[]) => {
+      logged.push(args)
+    }
     try {
       const probe = flushProbe()
-      const Sender: Component = () => <button className="s">s</button>
+      // NOWHERE is a driver the component declares but run() is not given.
+      const Sender: Component<unknown, NoProps, Drivers & { NOWHERE: DriverTypes<never, unknown> }> = () => <button className="s">s</button>
       Sender.intent = ({ DOM }) => ({ SEND: DOM.click('.s') })
       Sender.model = { SEND: { NOWHERE: () => ({ hello: 1 }) } }
       app = run(Sender, { PROBE: probe.driver })
@@ -163,7 +189,7 @@ describe('run() on a real DOM', () => {
       click(root.querySelector('.s'))
       await probe.next()
       expect(logged).toHaveLength(1)
-      expect(String(logged[0][0])).toMatch(/Sender: DUET_NO_DRIVER: the model sends to "NOWHERE"/)
+      expect(String(logged[0][0])).toMatch(/^\[duet\] NO_DRIVER: Sender: the model sends to "NOWHERE"/)
     } finally {
       console.error = original
     }
@@ -172,12 +198,15 @@ describe('run() on a real DOM', () => {
   it('rejects an invalid selector when the intent is set up', () => {
     const logged: unknown[][] = []
     const original = console.error
-    console.error = (...args: unknown[]) => { logged.push(args) }
+    console.error = (...args: unknown[]) => {
+      logged.push(args)
+    }
     try {
       const Bad: Component = () => <p>x</p>
       Bad.intent = ({ DOM }) => ({ X: DOM.click('li[') })
       app = run(Bad, {})
-      expect(String(logged[0][1])).toMatch(/DUET_BAD_SELECTOR: DOM.select\("li\["\)/)
+      expect(logged[0][0]).toMatch(/^\[duet\] BAD_SELECTOR: Bad: /)
+      expect(logged[0][1]).toEqual(codedError('BAD_SELECTOR', /^DOM.select\("li\["\): invalid CSS selector/))
       expect(root.textContent).toBe('x')
     } finally {
       console.error = original
@@ -187,12 +216,14 @@ describe('run() on a real DOM', () => {
   it('throws a coded error when an intent reads a source that has no driver', () => {
     const errors: unknown[] = []
     const original = console.error
-    console.error = (...args: unknown[]) => { errors.push(args) }
+    console.error = (...args: unknown[]) => {
+      errors.push(args)
+    }
     try {
       const NeedsMcp: Component = () => <p>x</p>
       NeedsMcp.intent = ({ MCP }) => ({ INPUT: MCP.select('tool-input') })
       app = run(NeedsMcp, {})
-      expect(String((errors[0] as any[])[1])).toMatch(/DUET_NO_DRIVER: NeedsMcp's intent reads MCP/)
+      expect((errors[0] as any[])[1]).toEqual(codedError('NO_DRIVER', /^NeedsMcp's intent reads MCP/))
     } finally {
       console.error = original
     }
@@ -200,11 +231,21 @@ describe('run() on a real DOM', () => {
 
   it('renders a driver event in the next microtask: batched with what the same task sends, never a timer later', async () => {
     let emit!: (v: string) => void
-    const Source: Driver = () => ({ select: () => xs.create<string>({ start: (l) => { emit = (v) => l.next(v) }, stop() {} }) })
-    const Shown: Component = ({ state }) => <p className="shown">{state.items.join(',')}</p>
+    const Source: Driver = () => ({
+      select: () =>
+        xs.create<string>({
+          start: (l) => {
+            emit = (v) => l.next(v)
+          },
+          stop() {},
+        }),
+    })
+    const Shown: Component<{ items: string[] }, NoProps, Drivers & { SRC: DriverTypes<{ select(name: string): Stream<string> }, never> }> = ({ state }) => (
+      <p className="shown">{state.items.join(',')}</p>
+    )
     Shown.initialState = { items: [] }
     Shown.intent = ({ SRC }) => ({ GOT: SRC.select('x') })
-    Shown.model = { GOT: (s, v) => ({ ...s, items: [...s.items, v] }) }
+    Shown.model = { GOT: (s, v: string) => ({ ...s, items: [...s.items, v] }) }
     app = run(Shown, { SRC: Source })
     await Promise.resolve()
     // Two events in the same task are reduced at once and rendered together, one microtask later.

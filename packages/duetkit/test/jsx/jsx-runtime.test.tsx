@@ -5,7 +5,18 @@ import { DuetError } from 'duetkit'
 describe('JSX automatic runtime', () => {
   it('maps className, id, style, data, aria, role and DOM properties to snabbdom modules', () => {
     const v = (
-      <button type="button" className="day" id="b1" style={{ color: 'red' }} data={{ date: 'Mon', n: 3 }} aria-pressed={true} aria-expanded={false} role="tab" disabled={false} value="x">
+      <button
+        type="button"
+        className="day"
+        id="b1"
+        style={{ color: 'red' }}
+        data={{ date: 'Mon', n: 3 }}
+        aria-pressed={true}
+        aria-expanded={false}
+        role="tab"
+        disabled={false}
+        value="x"
+      >
         Mon
       </button>
     )
@@ -32,7 +43,9 @@ describe('JSX automatic runtime', () => {
     const items = ['a', 'b']
     const v = (
       <ul>
-        {items.map((i) => <li key={i}>{i}</li>)}
+        {items.map((i) => (
+          <li key={i}>{i}</li>
+        ))}
         <>
           <li key="c">c</li>
           {null}
@@ -51,7 +64,11 @@ describe('JSX automatic runtime', () => {
 
   it('keeps several text children as text vnodes', () => {
     const day = { date: 'Mon', high: 21 }
-    const v = <li>{day.date}: {day.high}°</li>
+    const v = (
+      <li>
+        {day.date}: {day.high}°
+      </li>
+    )
     expect((v.children as any[]).map((c) => c.text).join('')).toBe('Mon: 21°')
   })
 
@@ -63,7 +80,7 @@ describe('JSX automatic runtime', () => {
       error = e
     }
     expect(error).toBeInstanceOf(DuetError)
-    expect((error as DuetError).code).toBe('DUET_INLINE_HANDLER')
+    expect((error as DuetError).code).toBe('INLINE_HANDLER')
     expect((error as DuetError).message).toContain("DOM.click('selector')")
   })
 
@@ -79,8 +96,12 @@ describe('JSX automatic runtime', () => {
   it('puts <svg> and its JSX descendants in the SVG namespace with attributes, but not inside foreignObject', () => {
     const v = (
       <svg className="chart" viewBox="0 0 10 10">
-        <g><path d="M0 0" className="line" aria-hidden={true} /></g>
-        <foreignObject><p className="html" title="t" /></foreignObject>
+        <g>
+          <path d="M0 0" className="line" aria-hidden={true} />
+        </g>
+        <foreignObject>
+          <p className="html" title="t" />
+        </foreignObject>
       </svg>
     )
     const ns = 'http://www.w3.org/2000/svg'

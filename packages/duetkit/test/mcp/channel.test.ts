@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { agentChannel, makeMcpAppDriver, McpAppError } from 'duetkit/mcp'
+import { agentChannel, makeMcpAppDriver, DuetError } from 'duetkit/mcp'
 import { collect, fakeHost, harness, sinkValue, tick, until } from './fake-host.js'
 
 type Json = Record<string, any>
@@ -48,8 +48,10 @@ function channelServer() {
 
 const CH = 'chan_A-1234567890abcdef'
 type H = ReturnType<typeof harness>
-let open: H[] = []
-afterEach(() => { for (const h of open.splice(0)) h.dispose() })
+const open: H[] = []
+afterEach(() => {
+  for (const h of open.splice(0)) h.dispose()
+})
 
 function start(options: Parameters<typeof makeMcpAppDriver>[0] = {}, tweak?: (handler: (p: Json) => Promise<Json>) => (p: Json) => Promise<Json>) {
   const server = channelServer()
@@ -60,7 +62,11 @@ function start(options: Parameters<typeof makeMcpAppDriver>[0] = {}, tweak?: (ha
   return { fake, server, h, MCP }
 }
 
-const toolResult = (structuredContent?: Json, _meta?: Json) => ({ content: [{ type: 'text', text: 'shown' }], ...(structuredContent && { structuredContent }), ...(_meta && { _meta }) })
+const toolResult = (structuredContent?: Json, _meta?: Json) => ({
+  content: [{ type: 'text', text: 'shown' }],
+  ...(structuredContent && { structuredContent }),
+  ...(_meta && { _meta }),
+})
 
 describe("MCP.select('agent-message')", () => {
   it('takes the channel from the tool result and emits each message in order, long-polling again after each batch', async () => {
@@ -75,7 +81,11 @@ describe("MCP.select('agent-message')", () => {
     await until(() => got.length === 2, 'two messages')
     server.push(CH, { event: 'done', data: null })
     await until(() => got.length === 3, 'the third message')
-    expect(got.map((m) => [m.event, m.data])).toEqual([['answer', { text: 'one' }], ['answer', { text: 'two' }], ['done', null]])
+    expect(got.map((m) => [m.event, m.data])).toEqual([
+      ['answer', { text: 'one' }],
+      ['answer', { text: 'two' }],
+      ['done', null],
+    ])
     expect(Object.keys(got[0]).sort()).toEqual(['data', 'event', 'id'])
     expect(new Set(got.map((m) => m.id)).size).toBe(3)
   })
@@ -203,26 +213,37 @@ describe('the notifyAgent sink', () => {
     fake.notify('ui/notifications/tool-result', toolResult({ city: 'Oslo' }))
     const { kind, data } = await v.replied
     expect(kind).toBe('error')
-    expect(data).toMatchObject({ code: 'NO_CHANNEL', error: expect.stringMatching(/named no channel_id.*makeMcpAppDriver\(\{ channel: agentChannel\('<channel id>'\) \}\)/) })
+    expect(data).toMatchObject({
+      code: 'NO_CHANNEL',
+      error: expect.stringMatching(/named no channel_id.*makeMcpAppDriver\(\{ channel: agentChannel\('<channel id>'\) \}\)/),
+    })
   })
 
   it('reports a tool error and a malformed value through the error action', async () => {
-    const { h } = start({ channel: agentChannel(CH) }, (handler) => async (p) => (p.name === 'notify_agent' ? { isError: true, content: [{ type: 'text', text: 'PAYLOAD_TOO_LARGE: over 1 MiB' }] } : handler(p)))
+    const { h } = start(
+      { channel: agentChannel(CH) },
+      (handler) => async (p) => (p.name === 'notify_agent' ? { isError: true, content: [{ type: 'text', text: 'TOO_LARGE: over 1 MiB' }] } : handler(p)),
+    )
     const tooBig = sinkValue({ notifyAgent: { event: 'ask', data: 'x' }, error: 'FAILED' })
     h.send(tooBig.value)
-    expect(await tooBig.replied).toMatchObject({ kind: 'error', data: { code: 'TOOL_FAILED', error: 'notify_agent failed: PAYLOAD_TOO_LARGE: over 1 MiB' } })
+    expect(await tooBig.replied).toMatchObject({ kind: 'error', data: { code: 'TOOL_FAILED', error: 'notify_agent failed: TOO_LARGE: over 1 MiB' } })
     for (const bad of [{ event: '' }, 'ask', { data: 1 }]) {
       const v = sinkValue({ notifyAgent: bad, error: 'FAILED' })
       h.send(v.value)
-      expect(await v.replied, JSON.stringify(bad)).toMatchObject({ kind: 'error', data: { code: 'INVALID_SINK', error: expect.stringMatching(/notifyAgent must be \{ event/) } })
+      expect(await v.replied, JSON.stringify(bad)).toMatchObject({
+        kind: 'error',
+        data: { code: 'INVALID_SINK', error: expect.stringMatching(/notifyAgent must be \{ event/) },
+      })
     }
   })
 })
 
 it('rejects a malformed channel id and a channel option that is not agentChannel', () => {
   for (const id of ['', 'a/b', 'x'.repeat(65), 42]) {
-    expect(() => agentChannel(id as any), String(id)).toThrow(McpAppError)
-    expect(() => agentChannel(id as any)).toThrow(/agentChannel: id must be a channel id/)
+    expect(() => agentChannel(id as any), String(id)).toThrow(DuetError)
+    expect(() => agentChannel(id as any)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringMatching(/^agentChannel: id must be a channel id/) }),
+    )
   }
   for (const channel of [CH, true, {}]) {
     expect(() => makeMcpAppDriver({ channel: channel as any }), String(channel)).toThrow(/makeMcpAppDriver: option channel must be agentChannel\(\)/)

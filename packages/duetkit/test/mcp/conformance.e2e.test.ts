@@ -13,11 +13,16 @@ const IMPLS = [
 ] as const
 
 let browser: Browser
-beforeAll(async () => { browser = await launchBrowser() })
-afterAll(async () => { await browser?.close() })
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
 
 const viewState = (frame: Frame) => frame.evaluate(() => (window as any).__view as { received: any[]; replies: any[]; renders: number; state: any })
-const waitInView = (frame: Frame, fn: string, arg?: unknown) => frame.waitForFunction(new Function('arg', `const v = window.__view; return (${fn})`) as any, arg, { timeout: 20_000 })
+const waitInView = (frame: Frame, fn: string, arg?: unknown) =>
+  frame.waitForFunction(new Function('arg', `const v = window.__view; return (${fn})`) as any, arg, { timeout: 20_000 })
 const send = (frame: Frame, value: Record<string, unknown>) => frame.evaluate((v) => void (window as any).__send(v), value)
 async function sendAndReply(frame: Frame, value: Record<string, unknown>) {
   const before = (await viewState(frame)).replies.length
@@ -33,16 +38,26 @@ for (const impl of IMPLS) {
       let frame: Frame
       beforeAll(async () => {
         const html = htmlPage(await bundleScript(impl.entry), { title: `${impl.name} conformance` })
-        host = await openHostPage(browser, { viewHtml: html, proxy, toolResults: { get_forecast: { content: [{ type: 'text', text: 'Sunny all week' }], structuredContent: { days: 7 } } } })
+        host = await openHostPage(browser, {
+          viewHtml: html,
+          proxy,
+          toolResults: { get_forecast: { content: [{ type: 'text', text: 'Sunny all week' }], structuredContent: { days: 7 } } },
+        })
         await host.initialized()
         frame = host.viewFrame()
       })
-      afterAll(async () => { await host?.close() })
+      afterAll(async () => {
+        await host?.close()
+      })
 
       it('does the handshake: ui/initialize, its result, then initialized, all strict JSON-RPC', async () => {
         const log = await host.log()
         const fromView = log.filter((e) => e.dir === 'view->host').map((e) => e.data)
-        expect(fromView[0]).toMatchObject({ jsonrpc: '2.0', method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] } } })
+        expect(fromView[0]).toMatchObject({
+          jsonrpc: '2.0',
+          method: 'ui/initialize',
+          params: { protocolVersion: '2026-01-26', appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] } },
+        })
         expect(fromView[0].params.appInfo.name).toMatch(/conformance/)
         expect(fromView[1]).toMatchObject({ jsonrpc: '2.0', method: 'ui/notifications/initialized' })
         const answer = log.find((e) => e.dir === 'host->view' && e.data.id === fromView[0].id && 'result' in e.data)
@@ -74,18 +89,28 @@ for (const impl of IMPLS) {
         const tag = `${impl.name.replace(/\W+/g, '-')}${proxy ? '-proxy' : ''}`
         expect(await frame.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('light')
         await host.page.locator('#view').screenshot({ path: `${SHOTS}/mcp-${tag}-light.png` })
-        await host.sendHostContextChange({ theme: 'dark', styles: { variables: { '--color-background-primary': '#101418', '--color-text-primary': '#e8eef5', '--color-border-info': '#f59e0b' } } })
+        await host.sendHostContextChange({
+          theme: 'dark',
+          styles: { variables: { '--color-background-primary': '#101418', '--color-text-primary': '#e8eef5', '--color-border-info': '#f59e0b' } },
+        })
         await waitInView(frame, "document.documentElement.getAttribute('data-theme') === 'dark'")
         const ctx = (await viewState(frame)).received.filter((r) => r.source === 'host-context-changed').at(-1)!.value
         expect(ctx).toMatchObject({ theme: 'dark', locale: 'en-US', displayMode: 'inline', timeZone: 'UTC' })
-        const colors = await frame.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, scheme: getComputedStyle(document.documentElement).colorScheme }))
+        const colors = await frame.evaluate(() => ({
+          bg: getComputedStyle(document.body).backgroundColor,
+          scheme: getComputedStyle(document.documentElement).colorScheme,
+        }))
         expect(colors).toEqual({ bg: 'rgb(16, 20, 24)', scheme: 'dark' })
         await host.page.locator('#view').screenshot({ path: `${SHOTS}/mcp-${tag}-dark.png` })
       })
 
       it('calls a server tool through the host; ok gets the result', async () => {
         const r = await sendAndReply(frame, { callTool: 'get_forecast', args: { city: 'Lisbon' }, ok: 'RESULT', error: 'FAILED' })
-        expect(r).toEqual({ kind: 'ok', action: 'RESULT', data: expect.objectContaining({ content: [{ type: 'text', text: 'Sunny all week' }], structuredContent: { days: 7 } }) })
+        expect(r).toEqual({
+          kind: 'ok',
+          action: 'RESULT',
+          data: expect.objectContaining({ content: [{ type: 'text', text: 'Sunny all week' }], structuredContent: { days: 7 } }),
+        })
         expect((await host.waitForEvent('calltool')).params).toMatchObject({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
       })
 
@@ -106,7 +131,15 @@ for (const impl of IMPLS) {
         const first = await host.waitForEvent('sizechange')
         expect(first.params.width).toBeGreaterThan(0)
         await frame.evaluate(() => (window as any).__setTall(true))
-        const grown = await host.page.waitForFunction((h0) => (window as any).__duetHost.events.filter((e: any) => e.name === 'sizechange').map((e: any) => e.params.height).find((h: number) => h >= h0 + 200), first.params.height, { timeout: 20_000 })
+        const grown = await host.page.waitForFunction(
+          (h0) =>
+            (window as any).__duetHost.events
+              .filter((e: any) => e.name === 'sizechange')
+              .map((e: any) => e.params.height)
+              .find((h: number) => h >= h0 + 200),
+          first.params.height,
+          { timeout: 20_000 },
+        )
         expect(await grown.jsonValue()).toBeGreaterThanOrEqual(first.params.height + 200)
         const heights = (await host.events()).filter((e) => e.name === 'sizechange').map((e) => e.params.height)
         // Reported only on change: no two consecutive reports are equal.
@@ -161,28 +194,45 @@ describe('duet view: what the official App lacks a helper for', () => {
   let host: HostPage
   let frame: Frame
   beforeAll(async () => {
-    host = await openHostPage(browser, { viewHtml: htmlPage(await bundleScript(entry('duet-view.browser.ts'))) })
+    host = await openHostPage(browser, {
+      viewHtml: htmlPage(await bundleScript(entry('duet-view.browser.ts'))),
+      toolErrors: { get_alerts: 'the alerts service is down' },
+    })
     await host.initialized()
     frame = host.viewFrame()
   })
-  afterAll(async () => { await host?.close() })
+  afterAll(async () => {
+    await host?.close()
+  })
 
   it('downloads, reads and lists resources, lists templates and prompts, and samples', async () => {
     await sendAndReply(frame, { downloadFile: { uri: 'file:///forecast.csv', mimeType: 'text/csv', text: 'Mon,21' }, ok: 'DONE' })
-    expect((await host.waitForEvent('downloadfile')).params).toEqual({ contents: [{ type: 'resource', resource: { uri: 'file:///forecast.csv', mimeType: 'text/csv', text: 'Mon,21' } }] })
-    expect((await sendAndReply(frame, { readResource: 'file:///a.txt', ok: 'READ' })).data).toEqual({ contents: [{ uri: 'file:///a.txt', mimeType: 'text/plain', text: 'contents of file:///a.txt' }] })
+    expect((await host.waitForEvent('downloadfile')).params).toEqual({
+      contents: [{ type: 'resource', resource: { uri: 'file:///forecast.csv', mimeType: 'text/csv', text: 'Mon,21' } }],
+    })
+    expect((await sendAndReply(frame, { readResource: 'file:///a.txt', ok: 'READ' })).data).toEqual({
+      contents: [{ uri: 'file:///a.txt', mimeType: 'text/plain', text: 'contents of file:///a.txt' }],
+    })
     expect((await sendAndReply(frame, { listResources: true, ok: 'LIST' })).data.resources).toEqual([{ uri: 'file:///a.txt', name: 'a.txt' }])
     expect((await sendAndReply(frame, { listResourceTemplates: true, ok: 'LIST' })).data.resourceTemplates).toHaveLength(1)
     expect((await sendAndReply(frame, { listPrompts: { cursor: 'x' }, ok: 'LIST' })).data.prompts).toEqual([{ name: 'summarize' }])
     expect((await host.waitForEvent('listprompts')).params).toEqual({ cursor: 'x' })
     const sample = await sendAndReply(frame, { createMessage: 'Summarize the week', ok: 'SUMMARY' })
     expect(sample.data).toMatchObject({ role: 'assistant', content: { type: 'text', text: 'a sunny week' }, model: 'test-model' })
-    expect((await host.waitForEvent('createmessage')).params).toMatchObject({ maxTokens: 1024, messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the week' } }] })
+    expect((await host.waitForEvent('createmessage')).params).toMatchObject({
+      maxTokens: 1024,
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the week' } }],
+    })
   })
 
-  it('a JSON-RPC error from the host goes to the error action', async () => {
+  it('a JSON-RPC error from the host goes to the error action, with its code and message', async () => {
+    const r = await sendAndReply(frame, { callTool: 'get_alerts', args: {}, ok: 'ALERTS', error: 'FAILED' })
+    expect(r).toMatchObject({ kind: 'error', action: 'FAILED', data: { code: -32603, error: expect.stringContaining('the alerts service is down') } })
+  })
+
+  it('asks for pip display mode and a teardown: the host grants the mode and hears the request', async () => {
     const r = await sendAndReply(frame, { displayMode: 'pip', ok: 'MODE', error: 'FAILED' })
-    expect(r.kind).toBe('ok') // the test host grants any mode
+    expect(r).toMatchObject({ kind: 'ok', action: 'MODE', data: { mode: 'pip' } })
     await sendAndReply(frame, { requestTeardown: true, ok: 'ASKED' })
     expect(await host.waitForEvent('requestteardown')).toBeTruthy()
   })
@@ -197,13 +247,22 @@ describe('duet view: what the official App lacks a helper for', () => {
 })
 
 describe('duet view: auto-resize of viewport-sized layouts', () => {
-  const frames = (frame: Frame, n: number) => frame.evaluate((count) => new Promise<void>((resolve) => {
-    let left = count
-    const step = () => (--left <= 0 ? resolve() : requestAnimationFrame(step))
-    requestAnimationFrame(step)
-  }), n)
+  const frames = (frame: Frame, n: number) =>
+    frame.evaluate(
+      (count) =>
+        new Promise<void>((resolve) => {
+          let left = count
+          const step = () => (--left <= 0 ? resolve() : requestAnimationFrame(step))
+          requestAnimationFrame(step)
+        }),
+      n,
+    )
 
-  for (const css of ['html, body { margin: 8px !important } body { min-height: 100vh }', 'main { height: 100vh }', 'html, body, main { height: 100% } body { margin: 8px !important }']) {
+  for (const css of [
+    'html, body { margin: 8px !important } body { min-height: 100vh }',
+    'main { height: 100vh }',
+    'html, body, main { height: 100% } body { margin: 8px !important }',
+  ]) {
     it(`settles instead of growing forever: ${css}`, async () => {
       const html = htmlPage(await bundleScript(entry('duet-view.browser.ts')), { head: `<style>${css}</style>` })
       const host = await openHostPage(browser, { viewHtml: html })

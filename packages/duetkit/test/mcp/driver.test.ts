@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { makeMcpAppDriver, McpAppError } from 'duetkit/mcp'
+import { makeMcpAppDriver, DuetError } from 'duetkit/mcp'
 import { collect, fakeHost, harness, sinkValue, tick, until } from './fake-host.js'
 
 type H = ReturnType<typeof harness>
-let open: H[] = []
-afterEach(() => { for (const h of open.splice(0)) h.dispose() })
+const open: H[] = []
+afterEach(() => {
+  for (const h of open.splice(0)) h.dispose()
+})
 
 function start(fake: ReturnType<typeof fakeHost>, options: Parameters<typeof makeMcpAppDriver>[0] = {}) {
   const h = harness()
@@ -20,8 +22,14 @@ describe('handshake', () => {
     const initialized = await fake.waitFor((m) => m.method === 'ui/notifications/initialized')
     const init = fake.posted[0]!
     expect(init).toEqual({
-      jsonrpc: '2.0', id: 0, method: 'ui/initialize',
-      params: { protocolVersion: '2026-01-26', appInfo: { name: 'test-view', version: '1.2.3' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] } },
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'ui/initialize',
+      params: {
+        protocolVersion: '2026-01-26',
+        appInfo: { name: 'test-view', version: '1.2.3' },
+        appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] },
+      },
     })
     expect(initialized).toEqual({ jsonrpc: '2.0', method: 'ui/notifications/initialized' })
     expect(fake.methods().slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized'])
@@ -40,7 +48,10 @@ describe('handshake', () => {
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
     const fake = fakeHost({
-      'ui/initialize': async () => { await gate; return { protocolVersion: '2026-01-26', hostInfo: { name: 'H', version: '1' }, hostCapabilities: {}, hostContext: {} } },
+      'ui/initialize': async () => {
+        await gate
+        return { protocolVersion: '2026-01-26', hostInfo: { name: 'H', version: '1' }, hostCapabilities: {}, hostContext: {} }
+      },
       'ui/open-link': () => ({}),
     })
     const { h } = start(fake)
@@ -60,7 +71,7 @@ describe('handshake', () => {
     const log = sinkValue({ log: 'hi', ok: 'OK', error: 'FAILED' })
     h.send(call.value)
     h.send(log.value)
-    expect((await call.replied)).toMatchObject({ kind: 'error', data: { code: 'NO_HOST', request: call.value } })
+    expect(await call.replied).toMatchObject({ kind: 'error', data: { code: 'NO_HOST', request: call.value } })
     expect((await log.replied).data.error).toMatch(/No MCP Apps host/)
     const host = collect(MCP.select('host'))
     await tick()
@@ -91,7 +102,11 @@ describe('handshake', () => {
   })
 
   it('fails a request with HANDSHAKE_FAILED when the host rejects ui/initialize', async () => {
-    const fake = fakeHost({ 'ui/initialize': () => { throw Object.assign(new Error('Invalid params for ui/initialize'), { code: -32602 }) } })
+    const fake = fakeHost({
+      'ui/initialize': () => {
+        throw Object.assign(new Error('Invalid params for ui/initialize'), { code: -32602 })
+      },
+    })
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
     const { h } = start(fake)
     const call = sinkValue({ callTool: 'x', error: 'FAILED' })
@@ -112,7 +127,8 @@ describe('options', () => {
     expect(() => makeMcpAppDriver({ tools: {} as any })).toThrow(/option tools must be agentTools/)
     expect(() => makeMcpAppDriver({ confirm: true as any })).toThrow(/option confirm/)
     expect(() => makeMcpAppDriver({ timeoutMs: -1 })).toThrow(/option timeoutMs/)
-    expect(() => makeMcpAppDriver({ protocolVersion: '' })).toThrow(McpAppError)
+    expect(() => makeMcpAppDriver({ protocolVersion: '' })).toThrow(DuetError)
+    expect(() => makeMcpAppDriver({ protocolVersion: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', data: { option: 'protocolVersion' } }))
   })
 
   it('defaults appInfo to the document title and version 0.0.0', async () => {
@@ -164,7 +180,11 @@ describe('sources', () => {
     const host = collect(MCP.select('host'))
     const ctx = collect(MCP.select('host-context-changed'))
     await until(() => host.length === 1, 'host')
-    expect(host[0]).toEqual({ hostInfo: { name: 'FakeHost', version: '1.0.0' }, hostCapabilities: { openLinks: {}, logging: {} }, protocolVersion: '2026-01-26' })
+    expect(host[0]).toEqual({
+      hostInfo: { name: 'FakeHost', version: '1.0.0' },
+      hostCapabilities: { openLinks: {}, logging: {} },
+      protocolVersion: '2026-01-26',
+    })
     expect(ctx).toEqual([{ theme: 'dark', displayMode: 'inline', locale: 'en-US' }])
     fake.notify('ui/notifications/host-context-changed', { theme: 'light' })
     fake.notify('ui/notifications/host-context-changed', { displayMode: 'fullscreen' })
@@ -181,7 +201,13 @@ describe('sources', () => {
     fake.notify('ui/notifications/tool-result', { content: [] })
     fake.notify('ui/notifications/tool-cancelled', {})
     await tick()
-    const late = { input: collect(MCP.select('tool-input')), result: collect(MCP.select('tool-result')), host: collect(MCP.select('host')), ctx: collect(MCP.select('host-context-changed')), cancelled: collect(MCP.select('tool-cancelled')) }
+    const late = {
+      input: collect(MCP.select('tool-input')),
+      result: collect(MCP.select('tool-result')),
+      host: collect(MCP.select('host')),
+      ctx: collect(MCP.select('host-context-changed')),
+      cancelled: collect(MCP.select('tool-cancelled')),
+    }
     expect(late.input).toEqual([{ city: 'B' }])
     expect(late.result).toEqual([{ content: [] }])
     expect(late.host).toHaveLength(1)
@@ -191,7 +217,13 @@ describe('sources', () => {
 
   it('rejects an unknown source name with the list of valid ones', () => {
     const { MCP } = start(fakeHost())
-    expect(() => MCP.select('tool-output' as any)).toThrow(/unknown source "tool-output"; expected one of tool-input/)
+    expect(() => MCP.select('tool-output' as any)).toThrow(
+      expect.objectContaining({
+        name: 'DuetError',
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/unknown source "tool-output"; expected one of tool-input/),
+      }),
+    )
   })
 
   it('answers ui/resource-teardown only after the flush of the actions it caused', async () => {
@@ -200,7 +232,10 @@ describe('sources', () => {
     const seen = collect(MCP.select('teardown'))
     await fake.waitFor((m) => m.method === 'ui/notifications/initialized')
     let answered = false
-    const answer = fake.request('ui/resource-teardown', {}).then((r) => { answered = true; return r })
+    const answer = fake.request('ui/resource-teardown', {}).then((r) => {
+      answered = true
+      return r
+    })
     await until(() => seen.length === 1, 'teardown source')
     await tick()
     expect(answered).toBe(false)

@@ -25,15 +25,24 @@ export function fakeHost(handlers: Record<string, Handler> = {}, init: Json = {}
   }
   const deliver = (data: unknown, source: unknown = host) => {
     // postMessage is asynchronous; keep that so ordering bugs show up.
-    queueMicrotask(() => { for (const l of [...listeners]) l({ data, source }) })
+    queueMicrotask(() => {
+      for (const l of [...listeners]) l({ data, source })
+    })
   }
   const host = {
     postMessage(message: Posted) {
       const copy = JSON.parse(JSON.stringify(message))
       posted.push(copy)
-      for (const w of [...waiters]) if (w.test(copy)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(copy) }
+      for (const w of [...waiters])
+        if (w.test(copy)) {
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve(copy)
+        }
       if ('method' in copy && 'id' in copy) void answer(copy)
-      if (!('method' in copy) && answers.has(copy.id)) { answers.get(copy.id)!(copy); answers.delete(copy.id) }
+      if (!('method' in copy) && answers.has(copy.id)) {
+        answers.get(copy.id)!(copy)
+        answers.delete(copy.id)
+      }
     },
   }
   const result = {
@@ -65,7 +74,10 @@ export function fakeHost(handlers: Record<string, Handler> = {}, init: Json = {}
     /** Sends a host → view request and resolves with the view's response. */
     request(method: string, params: Json = {}): Promise<Json> {
       const id = nextId++
-      return new Promise((resolve) => { answers.set(id, resolve); deliver({ jsonrpc: '2.0', id, method, params }) })
+      return new Promise((resolve) => {
+        answers.set(id, resolve)
+        deliver({ jsonrpc: '2.0', id, method, params })
+      })
     },
     /** Resolves with the first posted message (already posted or future) that passes `test`. */
     waitFor(test: (m: Posted) => boolean): Promise<Posted> {
@@ -101,7 +113,10 @@ export function harness(agents: AgentInstance[] = []) {
   const flushListeners = new Set<() => void>()
   const app: AppHandle = {
     agents: () => agents,
-    onFlush(l) { flushListeners.add(l); return () => void flushListeners.delete(l) },
+    onFlush(l) {
+      flushListeners.add(l)
+      return () => void flushListeners.delete(l)
+    },
   }
   const context: DriverContext = { name: 'MCP', app }
   return {
@@ -109,7 +124,9 @@ export function harness(agents: AgentInstance[] = []) {
     context,
     agents,
     send: (value: unknown) => sink$.shamefullySendNext(value),
-    flush: () => { for (const l of [...flushListeners]) l() },
+    flush: () => {
+      for (const l of [...flushListeners]) l()
+    },
     dispose: () => sink$.shamefullySendComplete(),
   }
 }

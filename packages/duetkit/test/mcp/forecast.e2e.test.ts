@@ -19,7 +19,9 @@ let html: string
 beforeAll(async () => {
   ;[browser, html] = await Promise.all([launchBrowser(), buildExample('forecast')])
 })
-afterAll(async () => { await browser?.close() })
+afterAll(async () => {
+  await browser?.close()
+})
 
 describe('the forecast view built as one HTML file', () => {
   it('is self-contained and carries neither zod nor the MCP SDK', async () => {
@@ -53,7 +55,9 @@ for (const proxy of [false, true]) {
       await host.initialized()
       frame = host.viewFrame()
     })
-    afterAll(async () => { await host?.close() })
+    afterAll(async () => {
+      await host?.close()
+    })
 
     it('runs the seed flow: input, result, refresh, pick a day, ask', async () => {
       await frame.waitForSelector('h1')

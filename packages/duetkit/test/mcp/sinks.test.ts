@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeMcpAppDriver } from 'duetkit/mcp'
 import { fakeHost, harness, sinkValue, until } from './fake-host.js'
 
-let open: Array<ReturnType<typeof harness>> = []
-afterEach(() => { for (const h of open.splice(0)) h.dispose() })
+const open: Array<ReturnType<typeof harness>> = []
+afterEach(() => {
+  for (const h of open.splice(0)) h.dispose()
+})
 
 function start(handlers: Parameters<typeof fakeHost>[0] = {}) {
   const fake = fakeHost(handlers)
@@ -19,7 +21,10 @@ function start(handlers: Parameters<typeof fakeHost>[0] = {}) {
   return { fake, h, send, params }
 }
 
-const echo = (r: Record<string, any> = {}) => () => r
+const echo =
+  (r: Record<string, any> = {}) =>
+  () =>
+    r
 
 describe('request sinks', () => {
   it('callTool → tools/call; ok gets the CallToolResult', async () => {
@@ -43,22 +48,32 @@ describe('request sinks', () => {
     expect(r.data).toEqual({ error: 'city not found', result, request: r.value })
   })
 
-  it('a JSON-RPC error goes to error as { error, code, request }', async () => {
+  it('a JSON-RPC error goes to error as { error, code, request }, and a host\'s "Method not found" names the method', async () => {
     const { send } = start({})
     const r = await send({ callTool: 'nope' })
-    expect(r).toMatchObject({ kind: 'error', data: { error: 'Method not found', code: -32601 } })
+    expect(r).toMatchObject({ kind: 'error', data: { error: 'Method not found: tools/call', code: -32601 } })
     expect(r.data.request).toBe(r.value)
   })
 
   it('updateModelContext: string → one text block, array → blocks, object → structuredContent', async () => {
     const { send, fake } = start({ 'ui/update-model-context': echo() })
     await send({ updateModelContext: 'picked Tue' })
-    await send({ updateModelContext: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })
+    await send({
+      updateModelContext: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    })
     await send({ updateModelContext: { city: 'Oslo', selectedDay: { date: 'Tue' } } })
     const sent = fake.posted.filter((m) => m.method === 'ui/update-model-context').map((m) => m.params)
     expect(sent).toEqual([
       { content: [{ type: 'text', text: 'picked Tue' }] },
-      { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { structuredContent: { city: 'Oslo', selectedDay: { date: 'Tue' } } },
     ])
   })
@@ -87,20 +102,34 @@ describe('request sinks', () => {
   it('downloadFile: shorthand, resource and resource_link blocks, one or many', async () => {
     const { send, fake } = start({ 'ui/download-file': echo() })
     await send({ downloadFile: { uri: 'file:///f.csv', mimeType: 'text/csv', text: 'a,b' } })
-    await send({ downloadFile: [{ uri: 'file:///b.bin', blob: 'AAEC' }, { type: 'resource_link', uri: 'https://x/y.pdf', name: 'y.pdf' }] })
+    await send({
+      downloadFile: [
+        { uri: 'file:///b.bin', blob: 'AAEC' },
+        { type: 'resource_link', uri: 'https://x/y.pdf', name: 'y.pdf' },
+      ],
+    })
     const sent = fake.posted.filter((m) => m.method === 'ui/download-file').map((m) => m.params)
     expect(sent).toEqual([
       { contents: [{ type: 'resource', resource: { uri: 'file:///f.csv', mimeType: 'text/csv', text: 'a,b' } }] },
-      { contents: [{ type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAEC' } }, { type: 'resource_link', uri: 'https://x/y.pdf', name: 'y.pdf' }] },
+      {
+        contents: [
+          { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAEC' } },
+          { type: 'resource_link', uri: 'https://x/y.pdf', name: 'y.pdf' },
+        ],
+      },
     ])
   })
 
   it('downloadFile refused by the host goes to error', async () => {
-    const { send } = start({ 'ui/download-file': () => { throw Object.assign(new Error('user cancelled'), { code: -32000 }) } })
+    const { send } = start({
+      'ui/download-file': () => {
+        throw Object.assign(new Error('user cancelled'), { code: -32000 })
+      },
+    })
     expect(await send({ downloadFile: { uri: 'file:///a', text: 'x' } })).toMatchObject({ kind: 'error', data: { error: 'user cancelled', code: -32000 } })
   })
 
-  it('readResource, listResources, listResourceTemplates and listPrompts', async () => {
+  it('readResource, listResources (with and without a cursor), listResourceTemplates and listPrompts send their params; ok gets the answer', async () => {
     const { send, params } = start({
       'resources/read': (p) => ({ contents: [{ uri: p.uri, text: 'body' }] }),
       'resources/list': (p) => ({ resources: [], ...(p.cursor ? {} : { nextCursor: 'c2' }) }),
@@ -123,7 +152,11 @@ describe('request sinks', () => {
     expect(params('sampling/createMessage')).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarize' } }], maxTokens: 1024 })
     expect(r.data).toEqual({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' })
     await send({ createMessage: { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 50, systemPrompt: 'be brief' } })
-    expect(params('sampling/createMessage')).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 50, systemPrompt: 'be brief' })
+    expect(params('sampling/createMessage')).toEqual({
+      messages: [{ role: 'user', content: { type: 'text', text: 'x' } }],
+      maxTokens: 50,
+      systemPrompt: 'be brief',
+    })
   })
 })
 
@@ -155,6 +188,11 @@ describe('bad sink values', () => {
     ['message as an object', { message: { text: 'x' } }, /message must be a string or an array of content blocks/],
     ['download without body', { downloadFile: { uri: 'file:///a' } }, /downloadFile needs text or blob/],
     ['bad log level', { log: 'x', level: 'bogus' }, /log level must be one of debug/],
+    [
+      "'warn' (MCP spells it 'warning')",
+      { log: 'x', level: 'warn' },
+      /log level must be one of debug, info, notice, warning, error, critical, alert, emergency, not "warn"/,
+    ],
     ['createMessage without messages', { createMessage: { maxTokens: 3 } }, /createMessage must be a prompt string/],
   ]
   for (const [name, value, message] of cases) {

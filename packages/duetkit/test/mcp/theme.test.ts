@@ -13,7 +13,10 @@ describe('applyHostContext', () => {
   it('applies theme, style variables, fonts and safe-area insets', () => {
     applyHostContext({
       theme: 'dark',
-      styles: { variables: { '--color-background-primary': '#111', '--font-sans': 'Inter, sans-serif', color: 'red', '--unset': undefined }, css: { fonts: '@font-face { font-family: Inter; }' } },
+      styles: {
+        variables: { '--color-background-primary': '#111', '--font-sans': 'Inter, sans-serif', color: 'red', '--unset': undefined },
+        css: { fonts: '@font-face { font-family: Inter; }' },
+      },
       safeAreaInsets: { top: 10, right: 0, bottom: 20, left: 0 },
     })
     const root = document.documentElement

@@ -1,10 +1,13 @@
 import { describe, it, expect, afterEach, vi } from 'vitest'
-import { renderComponent, reply, Collection, type Component, type RenderedComponent } from 'duetkit'
+import { renderComponent, reply, Collection, type Component } from 'duetkit'
+import { codedError } from '../../../../test/support/coded-error.js'
 
-let t: RenderedComponent | undefined
+// Each test's harness, kept here for disposal; the test itself reads its own, typed by its component.
+let current: { dispose(): void } | undefined
+const track = <T extends { dispose(): void }>(rendered: T): T => (current = rendered)
 afterEach(() => {
-  t?.dispose()
-  t = undefined
+  current?.dispose()
+  current = undefined
   vi.restoreAllMocks()
 })
 
@@ -24,9 +27,13 @@ Loader.model = {
   FAILED: (s: any, { error }: any) => ({ ...s, value: `failed: ${error}` }),
 }
 
+interface LoaderState {
+  value: unknown
+}
+
 describe('reply actions', () => {
   it('deliver an answer only to the instance that sent the request, never broadcast', async () => {
-    const Page: Component = () => (
+    const Page: Component<{ a: LoaderState; b: LoaderState; rootGot: unknown }> = () => (
       <main>
         <Loader state="a" name="a" />
         <Loader state="b" name="b" />
@@ -35,11 +42,14 @@ describe('reply actions', () => {
     Page.initialState = { a: { value: null }, b: { value: null }, rootGot: null }
     // The root has an action of the same name: a broadcast would reach it too.
     Page.model = { LOADED: (s, v) => ({ ...s, rootGot: v }) }
-    t = renderComponent(Page)
+    const t = track(renderComponent(Page))
     await t.simulateEvent('.a .load', 'click')
     await t.simulateEvent('.b .load', 'click')
     const [fromA, fromB] = t.requests('API') as any[]
-    expect(t.requests('API')).toEqual([{ get: 'a', ok: 'LOADED', error: 'FAILED' }, { get: 'b', ok: 'LOADED', error: 'FAILED' }])
+    expect(t.requests('API')).toEqual([
+      { get: 'a', ok: 'LOADED', error: 'FAILED' },
+      { get: 'b', ok: 'LOADED', error: 'FAILED' },
+    ])
     // The reply function is hidden: not enumerable, and the user's object is not the one sent.
     expect(Object.keys(fromA)).toEqual(['get', 'ok', 'error'])
 
@@ -52,22 +62,22 @@ describe('reply actions', () => {
   })
 
   it('fail() delivers the error action; respond/fail with nothing pending throw a clear error', async () => {
-    const Page: Component = () => <Loader state="a" name="a" />
+    const Page: Component<{ a: LoaderState }> = () => <Loader state="a" name="a" />
     Page.initialState = { a: { value: null } }
-    t = renderComponent(Page)
-    expect(() => t!.respond('API', 1, 'LOADED')).toThrow(/DUET_NOTHING_PENDING/)
+    const t = track(renderComponent(Page))
+    expect(() => t!.respond('API', 1, 'LOADED')).toThrow(codedError('NOTHING_PENDING', 'renderComponent: API is not a driver this component used'))
     await t.simulateEvent('.load', 'click')
     expect(() => t!.respond('API', 1, 'NOPE')).toThrow(/no unanswered request with ok: "NOPE"; pending ok names: "LOADED"/)
     await t.fail('API', 'offline', 'FAILED')
     expect(t.state.a.value).toBe('failed: offline')
-    expect(() => t!.respond('API', 1, 'LOADED')).toThrow(/DUET_NOTHING_PENDING/)
+    expect(() => t!.respond('API', 1, 'LOADED')).toThrow(codedError('NOTHING_PENDING', /^API: no unanswered request with ok: "LOADED"/))
   })
 
   it('drops a reply to an instance that is gone', async () => {
-    const Page: Component = ({ state }) => <main>{state.show ? <Loader state="a" name="a" /> : null}</main>
+    const Page: Component<{ show: boolean; a: LoaderState }> = ({ state }) => <main>{state.show ? <Loader state="a" name="a" /> : null}</main>
     Page.initialState = { show: true, a: { value: null } }
     Page.model = { HIDE: (s) => ({ ...s, show: false }) }
-    t = renderComponent(Page)
+    const t = track(renderComponent(Page))
     await t.simulateEvent('.load', 'click')
     await t.simulateAction('HIDE')
     expect(reply(t.requests('API')[0], 'ok', 'late')).toBe(false)
@@ -77,7 +87,11 @@ describe('reply actions', () => {
 
 describe('child components', () => {
   function Counter({ state, props }: any) {
-    return <button className={props.label}>{props.label}: {state}</button>
+    return (
+      <button className={props.label}>
+        {props.label}: {state}
+      </button>
+    )
   }
   Counter.intent = ({ DOM }: any) => ({ INC: DOM.click('button') })
   Counter.model = { INC: (n: number) => n + 1 }
@@ -91,7 +105,7 @@ describe('child components', () => {
       </div>
     )
     Page.initialState = { left: 0, d: 10 }
-    t = renderComponent(Page)
+    const t = track(renderComponent(Page))
     await t.simulateEvent('.left', 'click')
     await t.simulateEvent('.left', 'click')
     await t.simulateEvent('.dbl', 'click')
@@ -99,18 +113,20 @@ describe('child components', () => {
     expect(t.html()).toBe('<div><button class="left">left: 2</button><button class="dbl">dbl: 6</button></div>')
   })
 
-  it('scope DOM events per instance: a parent does not see its children\'s clicks unless it asks (deep)', async () => {
-    const Page: Component = ({ state }) => (
+  it("scope DOM events per instance: a parent does not see its children's clicks unless it asks (deep)", async () => {
+    const Page: Component<{ n: number; shallow: number; deep: number }> = ({ state }) => (
       <div>
         <button className="own">own</button>
         <Counter state="n" label="child" />
-        <p>{state.shallow}/{state.deep}</p>
+        <p>
+          {state.shallow}/{state.deep}
+        </p>
       </div>
     )
     Page.initialState = { n: 0, shallow: 0, deep: 0 }
     Page.intent = ({ DOM }) => ({ SHALLOW: DOM.click('button'), DEEP: DOM.select('button').events('click', { deep: true }) })
     Page.model = { SHALLOW: (s) => ({ ...s, shallow: s.shallow + 1 }), DEEP: (s) => ({ ...s, deep: s.deep + 1 }) }
-    t = renderComponent(Page)
+    const t = track(renderComponent(Page))
     await t.simulateEvent('.child', 'click')
     expect(t.state).toEqual({ n: 1, shallow: 0, deep: 1 })
     await t.simulateEvent('.own', 'click')
@@ -119,20 +135,29 @@ describe('child components', () => {
 
   it('pass children vnodes and props, and use initialState when the lens finds nothing', async () => {
     function Card({ state, props, children }: any) {
-      return <article title={props.title}>{state.note}{children}</article>
+      return (
+        <article title={props.title}>
+          {state.note}
+          {children}
+        </article>
+      )
     }
     Card.initialState = { note: 'new:' }
-    const Page: Component = () => <Card state="card" title="T"><em>inner</em></Card>
+    const Page: Component = () => (
+      <Card state="card" title="T">
+        <em>inner</em>
+      </Card>
+    )
     Page.initialState = {}
-    t = renderComponent(Page)
+    const t = track(renderComponent(Page))
     expect(t.html()).toBe('<article title="T">new:<em>inner</em></article>')
   })
 
   it('deliver events when a view returns a child component as its root element', async () => {
-    const Wrapper: Component = () => <Counter label="w" />
-    const Page: Component = ({ state }) => <Wrapper state="n" />
+    const Wrapper: Component<number> = () => <Counter label="w" />
+    const Page: Component<{ n: number }> = () => <Wrapper state="n" />
     Page.initialState = { n: 5 }
-    t = renderComponent(Page)
+    const t = track(renderComponent(Page))
     await t.simulateEvent('.w', 'click')
     expect(t.state.n).toBe(6)
     expect(t.html()).toBe('<button class="w">w: 6</button>')
@@ -153,22 +178,37 @@ describe('Collection', () => {
   Todo.model = { TOGGLE: (s: any) => ({ ...s, done: !s.done }), REMOVE: () => undefined }
   Todo.agent = { name: 'todo', actions: { TOGGLE: { description: 'toggle it' } } }
 
-  const List: Component = ({ state }) => (
+  interface Item {
+    id: number
+    text: string
+    done: boolean
+  }
+  const List: Component<{ items: Item[] }> = ({ state }) => (
     <ul>
       <Collection of={Todo} from="items" />
       <li className="count">{state.items.length}</li>
     </ul>
   )
-  List.initialState = { items: [{ id: 1, text: 'a', done: false }, { id: 2, text: 'b', done: false }] }
-  List.model = { ADD: (s, text) => ({ ...s, items: [...s.items, { id: s.items.length + 10, text, done: false }] }) }
+  List.initialState = {
+    items: [
+      { id: 1, text: 'a', done: false },
+      { id: 2, text: 'b', done: false },
+    ],
+  }
+  List.model = { ADD: (s, text: string) => ({ ...s, items: [...s.items, { id: s.items.length + 10, text, done: false }] }) }
 
-  it('adds, updates and removes items by id, keeping each item\'s instance', async () => {
-    t = renderComponent(List)
+  it("adds, updates and removes items by id, keeping each item's instance", async () => {
+    const t = track(renderComponent(List))
     const before = t.app.agents().map((a) => [a.id, a.key])
     expect(before.map(([, k]) => k)).toEqual(['1', '2'])
 
     await t.simulateAction('ADD', 'c')
-    expect(t.app.agents().slice(0, 2).map((a) => [a.id, a.key])).toEqual(before)
+    expect(
+      t.app
+        .agents()
+        .slice(0, 2)
+        .map((a) => [a.id, a.key]),
+    ).toEqual(before)
     expect(t.html()).toContain('<span>c</span>')
 
     await t.simulateEvent('.todo .toggle', 'click')
@@ -182,24 +222,28 @@ describe('Collection', () => {
   })
 
   it('exposes agent instances whose dispatch resolves after the render', async () => {
-    t = renderComponent(List)
+    const t = track(renderComponent(List))
     const [first] = t.app.agents()
     expect(first.component).toBe('Todo')
     await first.dispatch('TOGGLE')
     expect(first.state()).toEqual({ id: 1, text: 'a', done: true })
     expect(t.html()).toContain('<li class="todo done">')
     await t.simulateEvent('.todo .remove', 'click')
-    await expect(first.dispatch('TOGGLE')).rejects.toThrow(/DUET_DISPOSED: Todo .* is no longer rendered; TOGGLE was not dispatched/)
+    await expect(first.dispatch('TOGGLE')).rejects.toThrow(codedError('DISPOSED', /^Todo .* is no longer rendered; TOGGLE was not dispatched$/))
   })
 
   it('re-renders only the items that changed', async () => {
     const view = vi.fn(({ state }: any) => <li>{state.text}</li>)
-    const Row: Component = view as any
-    Row.model = { RENAME: (s, text) => ({ ...s, text }) }
-    const Table: Component = () => <ul><Collection of={Row} from="rows" /></ul>
+    const Row: Component<{ id: number; text: string }> = view
+    Row.model = { RENAME: (s, text: string) => ({ ...s, text }) }
+    const Table: Component<{ rows: { id: number; text: string }[] }> = () => (
+      <ul>
+        <Collection of={Row} from="rows" />
+      </ul>
+    )
     Table.initialState = { rows: Array.from({ length: 50 }, (_, i) => ({ id: i, text: `r${i}` })) }
-    Table.model = { EDIT: (s) => ({ rows: s.rows.map((r: any) => (r.id % 10 === 0 ? { ...r, text: `${r.text}!` } : r)) }) }
-    t = renderComponent(Table)
+    Table.model = { EDIT: (s) => ({ rows: s.rows.map((r) => (r.id % 10 === 0 ? { ...r, text: `${r.text}!` } : r)) }) }
+    const t = track(renderComponent(Table))
     expect(view).toHaveBeenCalledTimes(50)
     await t.simulateAction('EDIT')
     expect(view).toHaveBeenCalledTimes(55)

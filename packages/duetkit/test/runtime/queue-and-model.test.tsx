@@ -1,12 +1,17 @@
 import { describe, it, expect, afterEach, vi } from 'vitest'
-import { renderComponent, reply, xs, type Component, type Driver, type RenderedComponent } from 'duetkit'
+import { renderComponent, reply, xs, type Component, type Driver, type Drivers, type DriverTypes, type NoProps } from 'duetkit'
 
-let t: RenderedComponent | undefined
+// Each test's harness, kept here for disposal; the test itself reads its own, typed by its component.
+let current: { dispose(): void } | undefined
+const track = <T extends { dispose(): void }>(rendered: T): T => (current = rendered)
 afterEach(() => {
-  t?.dispose()
-  t = undefined
+  current?.dispose()
+  current = undefined
   vi.restoreAllMocks()
 })
+
+// The test's own drivers, next to DOM and MCP; they take any sink value.
+type TestDrivers = Drivers & { ECHO: DriverTypes<unknown, unknown>; LOG: DriverTypes<unknown, unknown> }
 
 describe('action queue', () => {
   it('runs actions first-in-first-out, each to completion, including replies and next()', async () => {
@@ -15,7 +20,7 @@ describe('action queue', () => {
       sink$.subscribe({ next: (req) => reply(req, 'ok', 'echoed') })
       return { select: () => xs.never() }
     }
-    const App: Component = ({ state }) => <p>{state.log.join(',')}</p>
+    const App: Component<{ log: string[] }, NoProps, TestDrivers> = ({ state }) => <p>{state.log.join(',')}</p>
     App.initialState = { log: [] }
     App.model = {
       A: {
@@ -28,7 +33,7 @@ describe('action queue', () => {
       C: (s) => ({ log: [...s.log, 'C'] }),
       R: (s, d) => ({ log: [...s.log, `R:${d}`] }),
     }
-    t = renderComponent(App, { drivers: { ECHO: echo } })
+    const t = track(renderComponent(App, { drivers: { ECHO: echo } }))
     await t.simulateAction('A')
     // C was queued (by next) before the driver's reply R, and both waited for A to finish.
     expect(t.state.log).toEqual(['A', 'C', 'R:echoed'])
@@ -37,10 +42,10 @@ describe('action queue', () => {
 
   it('applies STATE reducers synchronously and renders once per flush', async () => {
     const view = vi.fn(({ state }) => <p>{state.n}</p>)
-    const App: Component = view as any
+    const App: Component<{ n: number }> = view
     App.initialState = { n: 0 }
     App.model = { INC: (s) => ({ n: s.n + 1 }) }
-    t = renderComponent(App)
+    const t = track(renderComponent(App))
     expect(view).toHaveBeenCalledTimes(1)
     t.simulateAction('INC')
     t.simulateAction('INC')
@@ -52,14 +57,14 @@ describe('action queue', () => {
     expect(t.html()).toBe('<p>3</p>')
   })
 
-  it('computes sink values from the state before the same action\'s STATE reducer', async () => {
-    const App: Component = () => <p />
+  it("computes sink values from the state before the same action's STATE reducer", async () => {
+    const App: Component<{ n: number }, NoProps, TestDrivers> = () => <p />
     App.initialState = { n: 0 }
     App.model = {
       BUMP: { STATE: (s) => ({ n: s.n + 1 }), LOG: (s, d) => ({ before: s.n, data: d }) },
       PASS: { LOG: true },
     }
-    t = renderComponent(App)
+    const t = track(renderComponent(App))
     await t.simulateAction('BUMP', 'x')
     await t.simulateAction('PASS', { raw: 1 })
     expect(t.requests('LOG')).toEqual([{ before: 0, data: 'x' }, { raw: 1 }])
@@ -67,10 +72,10 @@ describe('action queue', () => {
   })
 
   it('passes props to reducers and views', async () => {
-    const App: Component = ({ props }) => <p>{props.label}</p>
+    const App: Component<{ got: string | null }, { label: string }> = ({ props }) => <p>{props.label}</p>
     App.initialState = { got: null }
     App.model = { READ: (s, _d, _n, props) => ({ ...s, got: props.label }) }
-    t = renderComponent(App, { props: { label: 'hi' } })
+    const t = track(renderComponent(App, { props: { label: 'hi' } }))
     await t.simulateAction('READ')
     expect(t.state.got).toBe('hi')
     expect(t.html()).toBe('<p>hi</p>')
@@ -85,10 +90,15 @@ describe('failures in user code', () => {
     }
     Counter.initialState = { n: 1 }
     Counter.model = {
-      BAD: { STATE: () => { throw new Error('boom') }, LOG: () => 'should not be sent' },
+      BAD: {
+        STATE: () => {
+          throw new Error('boom')
+        },
+        LOG: () => 'should not be sent',
+      },
       INC: (s: any) => ({ n: s.n + 1 }),
     }
-    t = renderComponent(Counter)
+    const t = track(renderComponent(Counter))
     await t.simulateAction('BAD')
     expect(t.state).toEqual({ n: 1 })
     expect(t.requests('LOG')).toEqual([])
@@ -106,7 +116,7 @@ describe('failures in user code', () => {
     }
     Fragile.initialState = { broken: false, n: 0 }
     Fragile.model = { BREAK: (s: any) => ({ ...s, broken: true }), FIX: (s: any) => ({ ...s, broken: false, n: 1 }) }
-    t = renderComponent(Fragile)
+    const t = track(renderComponent(Fragile))
     await t.simulateAction('BREAK')
     expect(t.html()).toContain('Fragile failed to render')
     expect(t.html()).toContain('role="alert"')
@@ -120,8 +130,10 @@ describe('failures in user code', () => {
     function Broken() {
       return <p>still here</p>
     }
-    Broken.intent = () => { throw new Error('intent bug') }
-    t = renderComponent(Broken)
+    Broken.intent = () => {
+      throw new Error('intent bug')
+    }
+    const t = track(renderComponent(Broken))
     expect(t.html()).toBe('<p>still here</p>')
     expect(String(errors.mock.calls[0][0])).toContain('Broken: intent threw')
   })

@@ -15,8 +15,12 @@ function App({ state }) {
           </li>
         ))}
       </ul>
-      <button type="button" className="refresh" disabled={!state.city}>Refresh</button>
-      <button type="button" className="ask" disabled={!state.selected}>Ask about this day</button>
+      <button type="button" className="refresh" disabled={!state.city}>
+        Refresh
+      </button>
+      <button type="button" className="ask" disabled={!state.selected}>
+        Ask about this day
+      </button>
     </main>
   )
 }
@@ -24,8 +28,8 @@ function App({ state }) {
 App.initialState = { city: '', days: [], selected: null, status: 'waiting' }
 
 App.intent = ({ DOM, MCP }) => ({
-  INPUT: MCP.select('tool-input'),     // the arguments the model called the tool with
-  RESULT: MCP.select('tool-result'),   // the server tool's result
+  INPUT: MCP.select('tool-input'), // the arguments the model called the tool with
+  RESULT: MCP.select('tool-result'), // the server tool's result
   REFRESH: DOM.click('.refresh'),
   PICK: DOM.click('.day').data('date'),
   ASK: DOM.click('.ask'),

@@ -1,20 +1,43 @@
 import { describe, it, expect, afterEach, vi } from 'vitest'
 import { Stream } from 'xstream'
 import { renderComponent as fromTesting } from 'duetkit/testing'
-import { renderComponent, reply, type Component, type Driver, type RenderedComponent } from 'duetkit'
+import { renderComponent, reply, type Component, type Driver } from 'duetkit'
+import type { VNode } from 'snabbdom'
+import { codedError } from '../../../../test/support/coded-error.js'
 
-let t: RenderedComponent | undefined
+// Each test's harness, kept here for disposal; the test itself reads its own, typed by its component.
+let current: { dispose(): void } | undefined
+const track = <T extends { dispose(): void }>(rendered: T): T => (current = rendered)
 afterEach(() => {
-  t?.dispose()
-  t = undefined
+  current?.dispose()
+  current = undefined
   vi.restoreAllMocks()
 })
 
-const Form: Component = ({ state }) => (
+interface FormState {
+  name: string
+  agree: boolean
+  tags: string[]
+  picked: string | null
+  status: string
+}
+
+// Declared without its actions: reducers annotate the data they take.
+const Form: Component<FormState> = ({ state }) => (
   <form>
     <input className="name" value={state.name} />
-    <label><input type="checkbox" className="agree" checked={state.agree} /> agree</label>
-    <ul>{state.tags.map((tag: string) => <li key={tag}><button className="tag" data={{ tag }}>{tag}</button></li>)}</ul>
+    <label>
+      <input type="checkbox" className="agree" checked={state.agree} /> agree
+    </label>
+    <ul>
+      {state.tags.map((tag: string) => (
+        <li key={tag}>
+          <button className="tag" data={{ tag }}>
+            {tag}
+          </button>
+        </li>
+      ))}
+    </ul>
     <p className="status">{state.status}</p>
   </form>
 )
@@ -26,22 +49,22 @@ Form.intent = ({ DOM, MCP }) => ({
   INPUT: MCP.select('tool-input'),
 })
 Form.model = {
-  NAME: (s, name) => ({ ...s, name }),
-  AGREE: (s, agree) => ({ ...s, agree }),
-  TAG: { STATE: (s, picked) => ({ ...s, picked }), MCP: (_s, tag) => ({ updateModelContext: { tag } }) },
-  INPUT: (s, args) => ({ ...s, name: args.name }),
+  NAME: (s, name: string) => ({ ...s, name }),
+  AGREE: (s, agree: boolean) => ({ ...s, agree }),
+  TAG: { STATE: (s, picked: string) => ({ ...s, picked }), MCP: (_s, tag: string) => ({ updateModelContext: { tag } }) },
+  INPUT: (s, args: { name: string }) => ({ ...s, name: args.name }),
   SAVE: { STATE: (s) => ({ ...s, status: 'saving' }), MCP: (s) => ({ callTool: 'save', args: { name: s.name }, ok: 'SAVED', error: 'SAVE_FAILED' }) },
   SAVED: (s) => ({ ...s, status: 'saved' }),
-  SAVE_FAILED: (s, { error }) => ({ ...s, status: `error: ${error}` }),
+  SAVE_FAILED: (s, { error }: { error: string }) => ({ ...s, status: `error: ${error}` }),
 }
 
 describe('renderComponent', () => {
-  it('is the same function from duet and duet/testing', () => {
+  it('is the same function from duetkit and duetkit/testing', () => {
     expect(fromTesting).toBe(renderComponent)
   })
 
   it('simulates events with value, checked and data overrides, falling back to what was rendered', async () => {
-    t = renderComponent(Form)
+    const t = track(renderComponent(Form))
     await t.simulateEvent('.name', 'input', { value: 'Ada' })
     await t.simulateEvent('.agree', 'change', { checked: true })
     await t.simulateEvent('.tag', 'click')
@@ -53,7 +76,7 @@ describe('renderComponent', () => {
   })
 
   it('gives a fake source whose select(anything) never emits, and a fake sink that records and answers', async () => {
-    t = renderComponent(Form)
+    const t = track(renderComponent(Form))
     expect(t.state.name).toBe('')
     await t.simulateAction('SAVE')
     expect(t.requests('MCP')).toEqual([{ callTool: 'save', args: { name: '' }, ok: 'SAVED', error: 'SAVE_FAILED' }])
@@ -65,21 +88,23 @@ describe('renderComponent', () => {
   })
 
   it('errors clearly on an unknown action, a missing element, and after dispose', () => {
-    t = renderComponent(Form)
-    expect(() => t!.simulateAction('NOPE')).toThrow(/DUET_BAD_OPTION: simulateAction: .* no action "NOPE"/)
-    expect(() => t!.simulateEvent('.nothing', 'click')).toThrow(/DUET_NO_ELEMENT: simulateEvent: nothing matches ".nothing" in the rendered view: <form>/)
+    const t = track(renderComponent(Form))
+    expect(() => t!.simulateAction('NOPE')).toThrow(codedError('INVALID_ARGUMENT', /^simulateAction: .* no action "NOPE"/))
+    expect(() => t!.simulateEvent('.nothing', 'click')).toThrow(
+      codedError('NO_ELEMENT', /^simulateEvent: nothing matches ".nothing" in the rendered view: <form>/),
+    )
     t.dispose()
-    expect(() => t!.simulateAction('NAME', 'x')).toThrow(/DUET_DISPOSED/)
+    expect(() => t!.simulateAction('NAME', 'x')).toThrow(codedError('DISPOSED', 'renderComponent: this component was disposed'))
   })
 
   it('checks its options once, naming the option', () => {
-    expect(() => renderComponent(Form, { drivers: { MCP: {} as any } })).toThrow(/DUET_BAD_OPTION: renderComponent: drivers.MCP/)
-    expect(() => renderComponent(Form, { timeoutMs: -1 })).toThrow(/DUET_BAD_OPTION: renderComponent: timeoutMs/)
-    expect(() => renderComponent({} as any)).toThrow(/DUET_BAD_OPTION: run\/renderComponent: the app must be a component function/)
+    expect(() => renderComponent(Form, { drivers: { MCP: {} as any } })).toThrow(codedError('INVALID_OPTION', /^renderComponent: drivers.MCP/))
+    expect(() => renderComponent(Form, { timeoutMs: -1 })).toThrow(codedError('INVALID_OPTION', /^renderComponent: timeoutMs/))
+    expect(() => renderComponent({} as any)).toThrow(codedError('INVALID_OPTION', /^run\/renderComponent: the app must be a component function/))
   })
 
   it('waitForState searches the history, then waits for later flushes', async () => {
-    t = renderComponent(Form)
+    const t = track(renderComponent(Form))
     await t.simulateAction('NAME', 'first')
     await t.simulateAction('NAME', 'second')
     expect(await t.waitForState((s) => s.name === 'first')).toMatchObject({ name: 'first' })
@@ -90,17 +115,29 @@ describe('renderComponent', () => {
   })
 
   it('waitForState times out with the last state in the message', async () => {
-    t = renderComponent(Form, { initialState: { ...Form.initialState, name: 'Zed' } })
-    await expect(t.waitForState((s) => s.name === 'never', 50)).rejects.toThrow(/DUET_WAIT_TIMEOUT: .*within 50 ms; last state: \{"name":"Zed"/)
+    const t = track(renderComponent(Form, { initialState: { ...Form.initialState!, name: 'Zed' } }))
+    await expect(t.waitForState((s) => s.name === 'never', 50)).rejects.toThrow(
+      codedError('WAIT_TIMEOUT', /^waitForState: .*within 50 ms; last state: \{"name":"Zed"/),
+    )
   })
 
   it('uses real drivers when given, records what they were sent, and still fakes the others', async () => {
     let pushInput: (v: unknown) => void = () => {}
     const mcp: Driver = (sink$) => {
       sink$.subscribe({ next: (req) => reply(req, 'ok', { content: [] }) })
-      return { select: (name: string) => (name === 'tool-input' ? Stream.create({ start: (l) => { pushInput = (v) => l.next(v) }, stop() {} }) : Stream.never()) }
+      return {
+        select: (name: string) =>
+          name === 'tool-input'
+            ? Stream.create({
+                start: (l) => {
+                  pushInput = (v) => l.next(v)
+                },
+                stop() {},
+              })
+            : Stream.never(),
+      }
     }
-    t = renderComponent(Form, { drivers: { MCP: mcp } })
+    const t = track(renderComponent(Form, { drivers: { MCP: mcp } }))
     pushInput({ name: 'from host' })
     await t.waitForState((s) => s.name === 'from host')
     await t.simulateAction('SAVE')
@@ -112,13 +149,31 @@ describe('renderComponent', () => {
   it('completes driver sinks and rejects pending waits on dispose', async () => {
     let completed = false
     const spy: Driver = (sink$) => {
-      sink$.subscribe({ complete: () => { completed = true } })
+      sink$.subscribe({
+        complete: () => {
+          completed = true
+        },
+      })
       return {}
     }
-    t = renderComponent(Form, { drivers: { SPY: spy } })
+    const t = track(renderComponent(Form, { drivers: { SPY: spy } }))
     const waiting = t.waitForState(() => false, 10_000)
     t.dispose()
-    await expect(waiting).rejects.toThrow(/DUET_DISPOSED/)
+    await expect(waiting).rejects.toThrow(codedError('DISPOSED', 'waitForState: the component was disposed while waiting'))
     expect(completed).toBe(true)
+  })
+
+  it('puts what a child component renders inside <svg> in the SVG namespace with attributes, as run does', () => {
+    const Dot: Component<unknown, { x: number }> = ({ props }) => <circle className="dot" cx={props.x} r="4" />
+    const Chart: Component = () => (
+      <svg viewBox="0 0 10 10">
+        <Dot x={3} />
+      </svg>
+    )
+    const t = track(renderComponent(Chart))
+    const circle = t.vnode()!.children![0] as VNode
+    expect(circle.data).toMatchObject({ ns: 'http://www.w3.org/2000/svg', attrs: { class: 'dot', cx: 3, r: '4' } })
+    expect(circle.data!.props).toBeUndefined()
+    expect(t.html()).toContain('<circle class="dot" cx="3" r="4">')
   })
 })

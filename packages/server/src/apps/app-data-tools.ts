@@ -2,43 +2,54 @@ import * as z from 'zod'
 import type { AppServer } from '../server/app-server.js'
 import type { AppStore } from './app-store.js'
 import { DEFAULT_PAGE_CHARS, DEFAULT_PAGE_ITEMS } from './paging.js'
-import { guarded, toolResult } from './tool-result.js'
+import { guarded } from '../server/tool-error.js'
+import { toolResult } from './tool-result.js'
 
 /** Registers put_app_data (agent and app) and get_app_data (app only). */
 export function registerAppDataTools(app: Pick<AppServer, 'tool'>, store: AppStore): void {
-  app.tool('put_app_data', {
-    description:
-      'Store JSON data for an app to read page by page with get_app_data (e.g. a book as an array of pages), instead of pasting it into the HTML. ' +
-      'Data only: the server never runs it. append: true adds to a stored array or string, for content too big for one call.',
-    inputSchema: {
-      app: z.string().describe("a namespace for the app's data, e.g. 'declaration-reader'"),
-      key: z.string().describe("e.g. 'pages'"),
-      value: z.unknown().describe('any JSON value; arrays page by items, strings by characters'),
-      append: z.boolean().optional(),
+  app.tool(
+    'put_app_data',
+    {
+      description:
+        'Store JSON data for an app to read page by page with get_app_data (e.g. a book as an array of pages), instead of pasting it into the HTML. ' +
+        'Data only: the server never runs it. append: true adds to a stored array or string, for content too big for one call.',
+      inputSchema: {
+        app: z.string().describe("a namespace for the app's data, e.g. 'declaration-reader'"),
+        key: z.string().describe("e.g. 'pages'"),
+        value: z.unknown().describe('any JSON value; arrays page by items, strings by characters'),
+        append: z.boolean().optional(),
+      },
     },
-  }, (args: { app: string; key: string; value: unknown; append?: boolean }) => guarded(() => {
-    const info = store.putData(args.app, args.key, args.value, { append: args.append === true })
-    const unit = info.kind === 'array' ? 'items' : info.kind === 'string' ? 'characters' : 'value'
-    return toolResult(`Stored ${args.app}/${args.key}: ${info.total} ${unit}, ${info.bytes} bytes.`, { ...info })
-  }))
+    (args: { app: string; key: string; value: unknown; append?: boolean }) =>
+      guarded(() => {
+        const info = store.putData(args.app, args.key, args.value, { append: args.append === true })
+        const unit = info.kind === 'array' ? 'items' : info.kind === 'string' ? 'characters' : 'value'
+        return toolResult(`Stored ${args.app}/${args.key}: ${info.total} ${unit}, ${info.bytes} bytes.`, { ...info })
+      }),
+  )
 
-  app.tool('get_app_data', {
-    description:
-      `Read one page of an app's data. An array pages by items (default ${DEFAULT_PAGE_ITEMS}), a string by characters (default ${DEFAULT_PAGE_CHARS}); ` +
-      'any other JSON value comes whole. Returns { value, offset, total, next? }; pass next as offset for the following page.',
-    inputSchema: {
-      app: z.string(),
-      key: z.string(),
-      offset: z.number().int().min(0).optional(),
-      limit: z.number().int().min(1).optional(),
+  app.tool(
+    'get_app_data',
+    {
+      description:
+        `Read one page of an app's data. An array pages by items (default ${DEFAULT_PAGE_ITEMS}), a string by characters (default ${DEFAULT_PAGE_CHARS}); ` +
+        'any other JSON value comes whole. Returns { value, offset, total, next? }; pass next as offset for the following page.',
+      inputSchema: {
+        app: z.string(),
+        key: z.string(),
+        offset: z.number().int().min(0).optional(),
+        limit: z.number().int().min(1).optional(),
+      },
+      annotations: { readOnlyHint: true },
+      visibility: ['app'],
     },
-    annotations: { readOnlyHint: true },
-    visibility: ['app'],
-  }, (args: { app: string; key: string; offset?: number; limit?: number }) => guarded(() => {
-    const page = store.getData(args.app, args.key, {
-      ...(args.offset !== undefined && { offset: args.offset }),
-      ...(args.limit !== undefined && { limit: args.limit }),
-    })
-    return toolResult(JSON.stringify(page), { ...page })
-  }))
+    (args: { app: string; key: string; offset?: number; limit?: number }) =>
+      guarded(() => {
+        const page = store.getData(args.app, args.key, {
+          ...(args.offset !== undefined && { offset: args.offset }),
+          ...(args.limit !== undefined && { limit: args.limit }),
+        })
+        return toolResult(JSON.stringify(page), { ...page })
+      }),
+  )
 }

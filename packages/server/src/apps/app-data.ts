@@ -1,5 +1,5 @@
 import type { AppsDatabase } from './database.js'
-import { AgentAppsError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 import type { AppLimits } from './limits.js'
 import { utf8Bytes } from './limits.js'
 import { checkAppName, checkDataKey } from './names.js'
@@ -45,19 +45,31 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
     const current: unknown = JSON.parse(stored)
     if (Array.isArray(current) && Array.isArray(value)) return current.concat(value)
     if (typeof current === 'string' && typeof value === 'string') return current + value
-    throw new AgentAppsError('INVALID_ARGUMENT', `append needs the same kind as the stored value: ${app}/${key} holds ${kindOf(current) === 'json' ? 'a JSON value' : `a ${kindOf(current)}`} and the new value is ${kindOf(value) === 'json' ? 'a JSON value' : `a ${kindOf(value)}`}. Append arrays to arrays and strings to strings, or put without append to replace it.`, { field: 'value' })
+    throw new DuetError(
+      'INVALID_ARGUMENT',
+      `append needs the same kind as the stored value: ${app}/${key} holds ${kindOf(current) === 'json' ? 'a JSON value' : `a ${kindOf(current)}`} and the new value is ${kindOf(value) === 'json' ? 'a JSON value' : `a ${kindOf(value)}`}. Append arrays to arrays and strings to strings, or put without append to replace it.`,
+      { field: 'value' },
+    )
   }
 
   const put = db.transaction((app: string, key: string, value: unknown, append: boolean): DataInfo => {
     const stored = (select.get(app, key) as { value: string } | undefined)?.value
     if (stored === undefined && (count.get(app) as { n: number }).n >= limits.maxKeysPerApp) {
-      throw new AgentAppsError('LIMIT_REACHED', `App '${app}' already has ${limits.maxKeysPerApp} data keys; put bigger values under fewer keys (arrays page well).`, { limit: limits.maxKeysPerApp })
+      throw new DuetError(
+        'LIMIT_REACHED',
+        `App '${app}' already has ${limits.maxKeysPerApp} data keys; put bigger values under fewer keys (arrays page well).`,
+        { limit: limits.maxKeysPerApp },
+      )
     }
     const next = merged(app, key, stored, value, append)
     const json = JSON.stringify(next)
     const bytes = utf8Bytes(json)
     if (bytes > limits.maxValueBytes) {
-      throw new AgentAppsError('TOO_LARGE', `${app}/${key} would take ${bytes} bytes, over the limit of ${limits.maxValueBytes}; split the content over several keys (e.g. 'chapter-1', 'chapter-2').`, { field: 'value', size: bytes, limit: limits.maxValueBytes })
+      throw new DuetError(
+        'TOO_LARGE',
+        `${app}/${key} would take ${bytes} bytes, over the limit of ${limits.maxValueBytes}; split the content over several keys (e.g. 'chapter-1', 'chapter-2').`,
+        { field: 'value', size: bytes, limit: limits.maxValueBytes },
+      )
     }
     upsert.run(app, key, json, bytes, Date.now())
     return { app, key, kind: kindOf(next), total: totalOf(next), bytes }
@@ -69,7 +81,7 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
       checkAppName(app, 'app')
       checkDataKey(key)
       if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) {
-        throw new AgentAppsError('INVALID_ARGUMENT', 'value is missing: pass any JSON value (an array pages by items, a string by characters)', { field: 'value' })
+        throw new DuetError('INVALID_ARGUMENT', 'value is missing: pass any JSON value (an array pages by items, a string by characters)', { field: 'value' })
       }
       return put.immediate(app, key, value, options.append === true)
     },
@@ -80,7 +92,11 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
       const row = select.get(app, key) as { value: string } | undefined
       if (!row) {
         const known = (keys.all(app) as Array<{ key: string }>).map((r) => r.key)
-        throw new AgentAppsError('NOT_FOUND', `App '${app}' has no data under '${key}'. ${known.length ? `Its keys: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : 'It has no data yet: the agent stores it with put_app_data.'}`, { kind: 'data', name: `${app}/${key}` })
+        throw new DuetError(
+          'NOT_FOUND',
+          `App '${app}' has no data under '${key}'. ${known.length ? `Its keys: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : 'It has no data yet: the agent stores it with put_app_data.'}`,
+          { kind: 'data', name: `${app}/${key}` },
+        )
       }
       return pageOf(JSON.parse(row.value), request, limits)
     },

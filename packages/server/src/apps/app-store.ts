@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { invalidOption } from '../server/errors.js'
 import { createAppData } from './app-data.js'
 import { APPS_DB_FILE, openAppsDatabase } from './database.js'
-import { AgentAppsError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 import type { AppLimits } from './limits.js'
 import { resolveAppLimits } from './limits.js'
 import { createRenderStore } from './render-store.js'
@@ -15,17 +15,14 @@ export interface AppStoreOptions {
   limits?: Partial<AppLimits>
 }
 
-type Parts = ReturnType<typeof createRenderStore> &
-  ReturnType<typeof createSavedApps> &
-  ReturnType<typeof createAppData> &
-  ReturnType<typeof createServerLog>
+type Parts = ReturnType<typeof createRenderStore> & ReturnType<typeof createSavedApps> & ReturnType<typeof createAppData> & ReturnType<typeof createServerLog>
 
 /** Renders, saved apps, app data and the server log, in one SQLite file shared by every server process. */
 export interface AppStore extends Parts {
   /** The SQLite file. */
   readonly file: string
   readonly limits: Readonly<AppLimits>
-  /** Closes the file; later calls fail with `CLOSED`. Safe to call twice. */
+  /** Closes the file; later calls fail with `DISPOSED`. Safe to call twice. */
   close(): void
 }
 
@@ -53,7 +50,8 @@ export function openAppStore(options: AppStoreOptions): AppStore {
     Object.entries(parts).map(([name, fn]) => [
       name,
       (...args: unknown[]) => {
-        if (!db.open) throw new AgentAppsError('CLOSED', `The agent-apps store (${join(options.dataDir, APPS_DB_FILE)}) is closed; open it again with openAppStore.`)
+        if (!db.open)
+          throw new DuetError('DISPOSED', `The agent-apps store (${join(options.dataDir, APPS_DB_FILE)}) is closed; open it again with openAppStore.`)
         return (fn as (...a: unknown[]) => unknown)(...args)
       },
     ]),

@@ -1,5 +1,5 @@
-import { build, type Message, type Plugin } from 'esbuild'
-import { AgentAppsError } from './errors.js'
+import { build, type BuildResult, type Message, type Plugin } from 'esbuild'
+import { DuetError } from 'duetkit/protocol'
 import { MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
 
 /**
@@ -57,14 +57,20 @@ function sandbox(source: string, exports: Record<SharedModuleId, string[]>): Plu
         if (args.path === COMPONENT) return { path: SOURCE_FILE, namespace: 'duet-agent' }
         if ((SHARED_MODULE_IDS as readonly string[]).includes(args.path)) return { path: args.path, namespace: 'duet-shared' }
         return {
-          errors: [{
-            text: `Cannot import "${args.path}": a display_component module may import only ${SHARED_MODULE_IDS.filter((m) => !m.includes('jsx')).join(' and ')} ` +
-              '(JSX needs no import). Put helpers and data in the module itself, or store bulky data with put_app_data and read it with get_app_data.',
-          }],
+          errors: [
+            {
+              text:
+                `Cannot import "${args.path}": a display_component module may import only ${SHARED_MODULE_IDS.filter((m) => !m.includes('jsx')).join(' and ')} ` +
+                '(JSX needs no import). Put helpers and data in the module itself, or store bulky data with put_app_data and read it with get_app_data.',
+            },
+          ],
         }
       })
       b.onLoad({ filter: /.*/, namespace: 'duet-agent' }, () => ({ contents: source, loader: 'tsx' }))
-      b.onLoad({ filter: /.*/, namespace: 'duet-shared' }, (args) => ({ contents: sharedModule(args.path as SharedModuleId, exports[args.path as SharedModuleId]), loader: 'js' }))
+      b.onLoad({ filter: /.*/, namespace: 'duet-shared' }, (args) => ({
+        contents: sharedModule(args.path as SharedModuleId, exports[args.path as SharedModuleId]),
+        loader: 'js',
+      }))
     },
   }
 }
@@ -81,11 +87,13 @@ function problemOf(message: Message): CompileProblem {
 
 /** One line per problem: `line 3, column 12: Expected ";" but found "x"`, then the line and a caret. */
 export function formatProblems(problems: CompileProblem[]): string {
-  return problems.map((p) => {
-    if (p.line === undefined) return p.text
-    const head = `line ${p.line}, column ${p.column}: ${p.text}`
-    return p.lineText === undefined ? head : `${head}\n    ${p.lineText}\n    ${' '.repeat(Math.max(0, (p.column ?? 1) - 1))}^`
-  }).join('\n')
+  return problems
+    .map((p) => {
+      if (p.line === undefined) return p.text
+      const head = `line ${p.line}, column ${p.column}: ${p.text}`
+      return p.lineText === undefined ? head : `${head}\n    ${p.lineText}\n    ${' '.repeat(Math.max(0, (p.column ?? 1) - 1))}^`
+    })
+    .join('\n')
 }
 
 /**
@@ -96,10 +104,10 @@ export function formatProblems(problems: CompileProblem[]): string {
  */
 export async function compileComponent(source: string): Promise<CompiledComponent> {
   if (typeof source !== 'string' || source.trim() === '') {
-    throw new AgentAppsError('INVALID_ARGUMENT', 'display_component: source must be the non-empty text of a component module', { field: 'source' })
+    throw new DuetError('INVALID_ARGUMENT', 'display_component: source must be the non-empty text of a component module', { field: 'source' })
   }
   const exports = await sharedExports()
-  let result
+  let result: BuildResult<{ write: false }>
   try {
     result = await build({
       stdin: { contents: ENTRY, loader: 'js', sourcefile: 'duet-display-entry.js' },
@@ -120,7 +128,7 @@ export async function compileComponent(source: string): Promise<CompiledComponen
     const errors = (err as { errors?: Message[] }).errors
     if (!Array.isArray(errors) || errors.length === 0) throw err
     const problems = errors.map(problemOf)
-    throw new AgentAppsError('COMPILE_ERROR', `The component does not compile:\n${formatProblems(problems)}`, { problems })
+    throw new DuetError('COMPILE_ERROR', `The component does not compile:\n${formatProblems(problems)}`, { problems })
   }
   return { script: result.outputFiles[0]!.text }
 }

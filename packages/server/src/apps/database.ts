@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { DuetError } from 'duetkit/protocol'
 
 /** The handle every part of the store shares. */
 export type AppsDatabase = Database.Database
@@ -9,7 +10,7 @@ export type AppsDatabase = Database.Database
 export const APPS_DB_FILE = 'apps.db'
 
 // Bump with a migration step when the tables change; `user_version` records what a file holds.
-const SCHEMA_VERSION = 1
+const SCHEMA_VERSION = 2
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS renders (
@@ -64,9 +65,15 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
     db.pragma('synchronous = NORMAL')
     const version = db.pragma('user_version', { simple: true }) as number
     if (version > SCHEMA_VERSION) {
-      throw new Error(`${join(dataDir, APPS_DB_FILE)} was written by a newer Duet (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade Duet or use another --data-dir`)
+      throw new DuetError(
+        'STORE_UNAVAILABLE',
+        `${join(dataDir, APPS_DB_FILE)} was written by a newer Duet (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade Duet or use another --data-dir`,
+        { dir: dataDir },
+      )
     }
     db.exec(SCHEMA)
+    // Schema 1 logged at 'warn'; the log now uses the MCP levels, which spell it 'warning'.
+    if (version < 2) db.exec("UPDATE server_log SET level = 'warning' WHERE level = 'warn'")
     db.pragma(`user_version = ${SCHEMA_VERSION}`)
     return db
   } catch (err) {

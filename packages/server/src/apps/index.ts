@@ -2,7 +2,6 @@
 export { registerAgentAppTools, type AgentAppToolsOptions } from './register.js'
 export { openAppStore, type AppStore, type AppStoreOptions } from './app-store.js'
 export { DEFAULT_APP_LIMITS, type AppLimits } from './limits.js'
-export { AgentAppsError, type AgentAppsErrorCode } from './errors.js'
 export type { RenderInput, RenderRecord } from './render-store.js'
 export type { SavedApp, SavedAppSummary, SaveAppOptions } from './saved-apps.js'
 export type { LoadAppHook } from './saved-app-tools.js'

@@ -1,4 +1,4 @@
-import { AgentAppsError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 import { utf8Bytes } from './limits.js'
 
 /** One page of an app-data value. `next` is the offset of the following page, absent on the last. */
@@ -27,7 +27,7 @@ export const DEFAULT_PAGE_CHARS = 20_000
 function checkCount(name: 'offset' | 'limit', value: unknown, min: number, max: number): number | undefined {
   if (value === undefined) return undefined
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new AgentAppsError('INVALID_ARGUMENT', `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`, { field: name })
+    throw new DuetError('INVALID_ARGUMENT', `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`, { field: name })
   }
   return value
 }

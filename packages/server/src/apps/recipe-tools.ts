@@ -1,8 +1,9 @@
 import * as z from 'zod'
 import type { AppServer } from '../server/app-server.js'
-import { AgentAppsError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 import { RECIPES, type Recipe } from './recipes/index.js'
-import { guarded, toolResult } from './tool-result.js'
+import { guarded } from '../server/tool-error.js'
+import { toolResult } from './tool-result.js'
 
 // Recipes are looked up in this map by exact name, never turned into a path.
 const BY_NAME = new Map(RECIPES.map((r) => [r.name, r]))
@@ -11,7 +12,7 @@ const BY_NAME = new Map(RECIPES.map((r) => [r.name, r]))
 export function findRecipe(name: unknown): Recipe {
   const recipe = typeof name === 'string' ? BY_NAME.get(name) : undefined
   if (recipe) return recipe
-  throw new AgentAppsError('NOT_FOUND', `No recipe is named ${JSON.stringify(name)}. Recipes: ${RECIPES.map((r) => r.name).join(', ')}.`, { kind: 'recipe', name })
+  throw new DuetError('NOT_FOUND', `No recipe is named ${JSON.stringify(name)}. Recipes: ${RECIPES.map((r) => r.name).join(', ')}.`, { kind: 'recipe', name })
 }
 
 /**
@@ -20,22 +21,32 @@ export function findRecipe(name: unknown): Recipe {
  * offer prompts to the user.
  */
 export function registerRecipes(app: Pick<AppServer, 'tool' | 'configure'>): void {
-  app.tool('list_recipes', {
-    description: 'List the recipes for building Duet apps (getting started, two-way events, components, readers, debugging...): name and when to read it.',
-    annotations: { readOnlyHint: true },
-  }, () => guarded(() => {
-    const recipes = RECIPES.map(({ name, description }) => ({ name, description }))
-    return toolResult(recipes.map((r) => `${r.name}: ${r.description}`).join('\n'), { recipes })
-  }))
+  app.tool(
+    'list_recipes',
+    {
+      description: 'List the recipes for building Duet apps (getting started, two-way events, components, readers, debugging...): name and when to read it.',
+      annotations: { readOnlyHint: true },
+    },
+    () =>
+      guarded(() => {
+        const recipes = RECIPES.map(({ name, description }) => ({ name, description }))
+        return toolResult(recipes.map((r) => `${r.name}: ${r.description}`).join('\n'), { recipes })
+      }),
+  )
 
-  app.tool('get_recipe', {
-    description: 'Read one recipe (markdown) by name from list_recipes. Start with getting-started.',
-    inputSchema: { name: z.string() },
-    annotations: { readOnlyHint: true },
-  }, (args: { name: string }) => guarded(() => {
-    const recipe = findRecipe(args.name)
-    return toolResult(recipe.text)
-  }))
+  app.tool(
+    'get_recipe',
+    {
+      description: 'Read one recipe (markdown) by name from list_recipes. Start with getting-started.',
+      inputSchema: { name: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    (args: { name: string }) =>
+      guarded(() => {
+        const recipe = findRecipe(args.name)
+        return toolResult(recipe.text)
+      }),
+  )
 
   app.configure((mcp) => {
     for (const recipe of RECIPES) {

@@ -1,5 +1,5 @@
 import type { AppsDatabase } from './database.js'
-import { AgentAppsError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 import type { AppLimits } from './limits.js'
 import { utf8Bytes } from './limits.js'
 import { checkChannelId } from '../channel/store.js'
@@ -37,32 +37,40 @@ const MAX_TITLE_CHARS = 200
 /** Checks a render and returns its row form. */
 function renderToRow(input: RenderInput, limits: AppLimits): RenderRow {
   if (input === null || typeof input !== 'object') {
-    throw new AgentAppsError('INVALID_ARGUMENT', 'recordRender: the render must be an object { kind, title?, html?, source?, props? }', { field: 'render' })
+    throw new DuetError('INVALID_ARGUMENT', 'recordRender: the render must be an object { kind, title?, html?, source?, props? }', { field: 'render' })
   }
   const { kind, title, html, source, props } = input
   if (kind !== 'html' && kind !== 'component') {
-    throw new AgentAppsError('INVALID_ARGUMENT', `recordRender: kind must be 'html' or 'component', got ${JSON.stringify(kind)}`, { field: 'kind' })
+    throw new DuetError('INVALID_ARGUMENT', `recordRender: kind must be 'html' or 'component', got ${JSON.stringify(kind)}`, { field: 'kind' })
   }
   const body = kind === 'html' ? html : source
   const field = kind === 'html' ? 'html' : 'source'
   if (typeof body !== 'string' || body.length === 0) {
-    throw new AgentAppsError('INVALID_ARGUMENT', `recordRender: a '${kind}' render needs a non-empty ${field} string`, { field })
+    throw new DuetError('INVALID_ARGUMENT', `recordRender: a '${kind}' render needs a non-empty ${field} string`, { field })
   }
   if (body.length > limits.maxRenderChars) {
-    throw new AgentAppsError('TOO_LARGE', `recordRender: ${field} has ${body.length} characters, over the limit of ${limits.maxRenderChars}; keep bulky content out of the app and serve it with put_app_data`, { field, size: body.length, limit: limits.maxRenderChars })
+    throw new DuetError(
+      'TOO_LARGE',
+      `recordRender: ${field} has ${body.length} characters, over the limit of ${limits.maxRenderChars}; keep bulky content out of the app and serve it with put_app_data`,
+      { field, size: body.length, limit: limits.maxRenderChars },
+    )
   }
   if (title !== undefined && (typeof title !== 'string' || title.length > MAX_TITLE_CHARS)) {
-    throw new AgentAppsError('INVALID_ARGUMENT', `recordRender: title must be a string of at most ${MAX_TITLE_CHARS} characters`, { field: 'title' })
+    throw new DuetError('INVALID_ARGUMENT', `recordRender: title must be a string of at most ${MAX_TITLE_CHARS} characters`, { field: 'title' })
   }
   let propsJson: string | null = null
   if (props !== undefined) {
     if (props === null || typeof props !== 'object' || Array.isArray(props)) {
-      throw new AgentAppsError('INVALID_ARGUMENT', 'recordRender: props must be a JSON object', { field: 'props' })
+      throw new DuetError('INVALID_ARGUMENT', 'recordRender: props must be a JSON object', { field: 'props' })
     }
     propsJson = JSON.stringify(props)
     const size = utf8Bytes(propsJson)
     if (size > limits.maxValueBytes) {
-      throw new AgentAppsError('TOO_LARGE', `recordRender: props take ${size} bytes as JSON, over the limit of ${limits.maxValueBytes}`, { field: 'props', size, limit: limits.maxValueBytes })
+      throw new DuetError('TOO_LARGE', `recordRender: props take ${size} bytes as JSON, over the limit of ${limits.maxValueBytes}`, {
+        field: 'props',
+        size,
+        limit: limits.maxValueBytes,
+      })
     }
   }
   return {

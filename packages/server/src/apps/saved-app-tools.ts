@@ -3,7 +3,8 @@ import * as z from 'zod'
 import type { AppServer, ToolExtra } from '../server/app-server.js'
 import type { AppStore } from './app-store.js'
 import type { SavedApp } from './saved-apps.js'
-import { guarded, toolResult } from './tool-result.js'
+import { guarded } from '../server/tool-error.js'
+import { toolResult } from './tool-result.js'
 
 /**
  * Called by `load_app` with the saved app; its result is the tool's result. The display tools use
@@ -19,51 +20,74 @@ function redisplayHint(app: SavedApp): string {
 
 /** Registers save_app, list_saved_apps, load_app and delete_saved_app. */
 export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppStore, onLoad?: LoadAppHook, loadMeta?: Record<string, unknown>): void {
-  app.tool('save_app', {
-    description: 'Save the app last rendered on a channel under a name, to show it again later with load_app. Saves the HTML or component source and props as rendered.',
-    inputSchema: {
-      name: z.string().describe("lowercase letters, digits, '_' or '-', e.g. 'declaration-reader'"),
-      channel_id: z.string().describe('the channel_id the display tool returned for the render'),
-      description: z.string().optional().describe('what the app is for and how to drive it, read back by load_app'),
-      replace: z.boolean().optional().describe('overwrite a saved app of the same name'),
+  app.tool(
+    'save_app',
+    {
+      description:
+        'Save the app last rendered on a channel under a name, to show it again later with load_app. Saves the HTML or component source and props as rendered.',
+      inputSchema: {
+        name: z.string().describe("lowercase letters, digits, '_' or '-', e.g. 'declaration-reader'"),
+        channel_id: z.string().describe('the channel_id the display tool returned for the render'),
+        description: z.string().optional().describe('what the app is for and how to drive it, read back by load_app'),
+        replace: z.boolean().optional().describe('overwrite a saved app of the same name'),
+      },
     },
-  }, (args: { name: string; channel_id: string; description?: string; replace?: boolean }) => guarded(() => {
-    const saved = store.saveApp(args.name, args.channel_id, {
-      ...(args.description !== undefined && { description: args.description }),
-      ...(args.replace !== undefined && { replace: args.replace }),
-    })
-    return toolResult(`Saved '${saved.name}' (${saved.kind}${saved.title ? `: ${saved.title}` : ''}).`, {
-      name: saved.name, kind: saved.kind, savedAt: new Date(saved.savedAt).toISOString(),
-    })
-  }))
+    (args: { name: string; channel_id: string; description?: string; replace?: boolean }) =>
+      guarded(() => {
+        const saved = store.saveApp(args.name, args.channel_id, {
+          ...(args.description !== undefined && { description: args.description }),
+          ...(args.replace !== undefined && { replace: args.replace }),
+        })
+        return toolResult(`Saved '${saved.name}' (${saved.kind}${saved.title ? `: ${saved.title}` : ''}).`, {
+          name: saved.name,
+          kind: saved.kind,
+          savedAt: new Date(saved.savedAt).toISOString(),
+        })
+      }),
+  )
 
-  app.tool('list_saved_apps', {
-    description: 'List saved apps, newest first: name, kind, title, description.',
-    annotations: { readOnlyHint: true },
-  }, () => guarded(() => {
-    const apps = store.listApps().map((a) => ({ ...a, savedAt: new Date(a.savedAt).toISOString() }))
-    return toolResult(apps.length ? JSON.stringify(apps) : 'No saved apps yet: render one, then save_app.', { apps })
-  }))
+  app.tool(
+    'list_saved_apps',
+    {
+      description: 'List saved apps, newest first: name, kind, title, description.',
+      annotations: { readOnlyHint: true },
+    },
+    () =>
+      guarded(() => {
+        const apps = store.listApps().map((a) => ({ ...a, savedAt: new Date(a.savedAt).toISOString() }))
+        return toolResult(apps.length ? JSON.stringify(apps) : 'No saved apps yet: render one, then save_app.', { apps })
+      }),
+  )
 
-  app.tool('load_app', {
-    description: 'Load a saved app by name: its HTML or component source and props, to display again.',
-    inputSchema: { name: z.string().describe('a name from list_saved_apps') },
-    // With the display tools it shows the app again on a fresh channel, which is a write.
-    annotations: onLoad ? { readOnlyHint: false, idempotentHint: false } : { readOnlyHint: true },
-    ...(loadMeta && { _meta: loadMeta }),
-  }, (args: { name: string }, extra: ToolExtra) => guarded(() => {
-    const saved = store.loadApp(args.name)
-    if (onLoad) return onLoad(saved, extra)
-    const record = { ...saved, savedAt: new Date(saved.savedAt).toISOString() }
-    return toolResult(`${redisplayHint(saved)}\n${JSON.stringify(record)}`, { app: record })
-  }))
+  app.tool(
+    'load_app',
+    {
+      description: 'Load a saved app by name: its HTML or component source and props, to display again.',
+      inputSchema: { name: z.string().describe('a name from list_saved_apps') },
+      // With the display tools it shows the app again on a fresh channel, which is a write.
+      annotations: onLoad ? { readOnlyHint: false, idempotentHint: false } : { readOnlyHint: true },
+      ...(loadMeta && { _meta: loadMeta }),
+    },
+    (args: { name: string }, extra: ToolExtra) =>
+      guarded(() => {
+        const saved = store.loadApp(args.name)
+        if (onLoad) return onLoad(saved, extra)
+        const record = { ...saved, savedAt: new Date(saved.savedAt).toISOString() }
+        return toolResult(`${redisplayHint(saved)}\n${JSON.stringify(record)}`, { app: record })
+      }),
+  )
 
-  app.tool('delete_saved_app', {
-    description: 'Delete a saved app by name.',
-    inputSchema: { name: z.string() },
-    annotations: { destructiveHint: true },
-  }, (args: { name: string }) => guarded(() => {
-    const deleted = store.deleteApp(args.name)
-    return toolResult(deleted ? `Deleted '${args.name}'.` : `No saved app was named '${args.name}'; nothing deleted.`, { deleted })
-  }))
+  app.tool(
+    'delete_saved_app',
+    {
+      description: 'Delete a saved app by name.',
+      inputSchema: { name: z.string() },
+      annotations: { destructiveHint: true },
+    },
+    (args: { name: string }) =>
+      guarded(() => {
+        const deleted = store.deleteApp(args.name)
+        return toolResult(deleted ? `Deleted '${args.name}'.` : `No saved app was named '${args.name}'; nothing deleted.`, { deleted })
+      }),
+  )
 }

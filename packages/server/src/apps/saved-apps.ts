@@ -1,5 +1,5 @@
 import type { AppsDatabase } from './database.js'
-import { AgentAppsError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 import type { AppLimits } from './limits.js'
 import { checkChannelId } from '../channel/store.js'
 import { checkAppName } from './names.js'
@@ -56,14 +56,24 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
   const save = db.transaction((name: string, channelId: string, options: SaveAppOptions): SavedApp => {
     const render = renderOf.get(channelId) as RenderRow | undefined
     if (!render) {
-      throw new AgentAppsError('NOT_FOUND', `Nothing was rendered on channel '${channelId}' (or it is too old to be kept). Render the app with a display tool, then save it with the channel_id that tool returned.`, { kind: 'render', name: channelId })
+      throw new DuetError(
+        'NOT_FOUND',
+        `Nothing was rendered on channel '${channelId}' (or it is too old to be kept). Render the app with a display tool, then save it with the channel_id that tool returned.`,
+        { kind: 'render', name: channelId },
+      )
     }
     const taken = exists.get(name) !== undefined
     if (taken && !options.replace) {
-      throw new AgentAppsError('ALREADY_EXISTS', `A saved app is already named '${name}'. Pass replace: true to overwrite it, or choose another name (list_saved_apps shows the names in use).`, { name })
+      throw new DuetError(
+        'ALREADY_EXISTS',
+        `A saved app is already named '${name}'. Pass replace: true to overwrite it, or choose another name (list_saved_apps shows the names in use).`,
+        { name },
+      )
     }
     if (!taken && (count.get() as { n: number }).n >= limits.maxSavedApps) {
-      throw new AgentAppsError('LIMIT_REACHED', `There are already ${limits.maxSavedApps} saved apps; delete one with delete_saved_app first.`, { limit: limits.maxSavedApps })
+      throw new DuetError('LIMIT_REACHED', `There are already ${limits.maxSavedApps} saved apps; delete one with delete_saved_app first.`, {
+        limit: limits.maxSavedApps,
+      })
     }
     const savedAt = Date.now()
     upsert.run({ name, ...render, description: options.description ?? null, savedAt })
@@ -77,7 +87,7 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
       checkChannelId(channelId)
       const { description } = options
       if (description !== undefined && (typeof description !== 'string' || description.length > MAX_DESCRIPTION_CHARS)) {
-        throw new AgentAppsError('INVALID_ARGUMENT', `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters`, { field: 'description' })
+        throw new DuetError('INVALID_ARGUMENT', `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters`, { field: 'description' })
       }
       return save.immediate(name, channelId, options)
     },
@@ -96,7 +106,11 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
       const row = load.get(name) as SavedRow | undefined
       if (row) return rowToSaved(row)
       const names = (list.all() as SavedRow[]).map((r) => r.name)
-      throw new AgentAppsError('NOT_FOUND', `No saved app is named '${name}'. ${names.length ? `Saved apps: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}.` : 'Nothing is saved yet.'}`, { kind: 'app', name })
+      throw new DuetError(
+        'NOT_FOUND',
+        `No saved app is named '${name}'. ${names.length ? `Saved apps: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}.` : 'Nothing is saved yet.'}`,
+        { kind: 'app', name },
+      )
     },
     /** Deletes a saved app; returns false when there was none of that name. */
     deleteApp(name: string): boolean {

@@ -1,10 +1,10 @@
+import { DuetError, isLogLevel, LOG_LEVELS, type LogLevel } from 'duetkit/protocol'
 import type { AppsDatabase } from './database.js'
-import { AgentAppsError } from './errors.js'
 import type { AppLimits } from './limits.js'
 import { utf8Bytes } from './limits.js'
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
-export type LogLevel = (typeof LOG_LEVELS)[number]
+// The MCP levels, the same the view's `{ log }` sink takes; `'warn'` is refused (MCP spells it `'warning'`).
+export { LOG_LEVELS, type LogLevel }
 
 /** One row of the server log. */
 export interface LogEntry {
@@ -27,7 +27,9 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
   const insert = db.prepare('INSERT INTO server_log (at, level, message, data) VALUES (?, ?, ?, ?)')
   const trim = db.prepare('DELETE FROM server_log WHERE id <= ?')
   const tailAll = db.prepare('SELECT * FROM (SELECT * FROM server_log ORDER BY id DESC LIMIT ?) ORDER BY id')
-  const tailAtLeast = db.prepare('SELECT * FROM (SELECT * FROM server_log WHERE level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY id')
+  const tailAtLeast = db.prepare(
+    'SELECT * FROM (SELECT * FROM server_log WHERE level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY id',
+  )
 
   const write = db.transaction((at: number, level: LogLevel, message: string, data: string | null): number => {
     const id = Number(insert.run(at, level, message, data).lastInsertRowid)
@@ -39,18 +41,26 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
   return {
     /** Appends a log row; errors on a bad level or an oversized message or data, writing nothing. */
     log(level: LogLevel, message: string, data?: unknown): LogEntry {
-      if (!LOG_LEVELS.includes(level)) {
-        throw new AgentAppsError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
+      if (!isLogLevel(level)) {
+        throw new DuetError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
       }
       if (typeof message !== 'string' || message.length === 0 || message.length > limits.maxLogMessageChars) {
-        throw new AgentAppsError('TOO_LARGE', `message must be a string of 1 to ${limits.maxLogMessageChars} characters; put structured details in data`, { field: 'message', size: typeof message === 'string' ? message.length : 0, limit: limits.maxLogMessageChars })
+        throw new DuetError('TOO_LARGE', `message must be a string of 1 to ${limits.maxLogMessageChars} characters; put structured details in data`, {
+          field: 'message',
+          size: typeof message === 'string' ? message.length : 0,
+          limit: limits.maxLogMessageChars,
+        })
       }
       let json: string | null = null
       if (data !== undefined) {
         json = JSON.stringify(data) ?? null
         const size = json === null ? 0 : utf8Bytes(json)
         if (size > limits.maxLogDataBytes) {
-          throw new AgentAppsError('TOO_LARGE', `data takes ${size} bytes as JSON, over the log limit of ${limits.maxLogDataBytes}; log a summary (counts, ids, the first items) instead`, { field: 'data', size, limit: limits.maxLogDataBytes })
+          throw new DuetError(
+            'TOO_LARGE',
+            `data takes ${size} bytes as JSON, over the log limit of ${limits.maxLogDataBytes}; log a summary (counts, ids, the first items) instead`,
+            { field: 'data', size, limit: limits.maxLogDataBytes },
+          )
         }
       }
       const at = Date.now()
@@ -62,14 +72,18 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
     /** The last `n` rows, oldest first; with `level`, only rows at that level or above. */
     tail(n: number, level?: LogLevel): LogEntry[] {
       if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TAIL) {
-        throw new AgentAppsError('INVALID_ARGUMENT', `n must be an integer from 1 to ${MAX_TAIL}, got ${JSON.stringify(n)}`, { field: 'n' })
+        throw new DuetError('INVALID_ARGUMENT', `n must be an integer from 1 to ${MAX_TAIL}, got ${JSON.stringify(n)}`, { field: 'n' })
       }
-      if (level !== undefined && !LOG_LEVELS.includes(level)) {
-        throw new AgentAppsError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
+      if (level !== undefined && !isLogLevel(level)) {
+        throw new DuetError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
       }
-      const rows = (level === undefined
-        ? tailAll.all(n)
-        : tailAtLeast.all(JSON.stringify(LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))), n)) as Array<{ id: number; at: number; level: LogLevel; message: string; data: string | null }>
+      const rows = (level === undefined ? tailAll.all(n) : tailAtLeast.all(JSON.stringify(LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))), n)) as Array<{
+        id: number
+        at: number
+        level: LogLevel
+        message: string
+        data: string | null
+      }>
       return rows.map((row) => {
         const entry: LogEntry = { id: row.id, at: row.at, level: row.level, message: row.message }
         if (row.data !== null) entry.data = JSON.parse(row.data)

@@ -20,7 +20,9 @@ body {
 /** The whole shell document for a bundled script (no network, no eval). */
 export function shellPage(script: string): string {
   const safe = script.replace(/<\/script/gi, '<\\/script')
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>Duet</title><style>${CSS}</style></head><body><div id="duet-status" role="status">Loading…</div>` +
     `<div id="duet-error" role="alert"></div><div id="duet-root"></div><script>${safe}</script></body></html>`
+  )
 }

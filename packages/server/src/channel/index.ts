@@ -3,6 +3,11 @@ export { registerChannelTools, type ChannelToolHost } from './tools.js'
 export { resolveDataDir } from './data-dir.js'
 export { DEFAULT_LIMITS, type ChannelLimits } from './limits.js'
 export {
-  ChannelError, checkChannelId, DIRECTIONS,
-  type ChannelErrorCode, type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
+  checkChannelId,
+  DIRECTIONS,
+  type ChannelMessage,
+  type ChannelStore,
+  type Direction,
+  type DrainOptions,
+  type OutgoingMessage,
 } from './store.js'

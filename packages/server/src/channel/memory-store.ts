@@ -1,7 +1,14 @@
 import { drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
 import {
-  checkChannelId, checkDirection, closedError, mintChannelId,
-  type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
+  checkChannelId,
+  checkDirection,
+  closedError,
+  mintChannelId,
+  type ChannelMessage,
+  type ChannelStore,
+  type Direction,
+  type DrainOptions,
+  type OutgoingMessage,
 } from './store.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
@@ -9,14 +16,23 @@ import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
 // Nothing outside this process can write, so every change rings the bell; the poll is only a safety net.
 const FALLBACK_POLL_MS = 5_000
 
-interface StoredMessage { id: string; event: string; json: string; at: number }
+interface StoredMessage {
+  id: string
+  event: string
+  json: string
+  at: number
+}
 
 /** A FIFO whose shift is O(1): a read index into an array compacted once half of it is consumed. */
 class Queue {
   private items: StoredMessage[] = []
   private head = 0
-  get length(): number { return this.items.length - this.head }
-  push(item: StoredMessage): void { this.items.push(item) }
+  get length(): number {
+    return this.items.length - this.head
+  }
+  push(item: StoredMessage): void {
+    this.items.push(item)
+  }
   take(max: number): StoredMessage[] {
     const out = this.items.slice(this.head, this.head + max)
     this.head += out.length
@@ -28,7 +44,12 @@ class Queue {
   }
 }
 
-interface Channel { open: boolean; touchedAt: number; seq: number; queues: Record<Direction, Queue> }
+interface Channel {
+  open: boolean
+  touchedAt: number
+  seq: number
+  queues: Record<Direction, Queue>
+}
 
 /** Opens a channel store that lives in this process only (tests, single-process servers). */
 export function openMemoryStore(limits: ChannelLimits): ChannelStore {
@@ -91,14 +112,19 @@ class MemoryChannelStore implements ChannelStore {
     checkChannelId(id)
     checkDirection(direction)
     const max = drainMax(options.max)
-    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: waitMs(options.waitMs), signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () => {
-      const now = Date.now()
-      const channel = this.use(id, now, true)!
-      channel.touchedAt = now
-      const taken = channel.queues[direction].take(max)
-      // Data is kept serialised so a reader can never mutate what another reader will see.
-      return taken.length ? taken.map((m) => ({ id: m.id, event: m.event, data: JSON.parse(m.json), at: m.at })) : undefined
-    })
+    const found = await waitFor(
+      this.bell,
+      bellKey(id, direction),
+      { waitMs: waitMs(options.waitMs), signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS },
+      () => {
+        const now = Date.now()
+        const channel = this.use(id, now, true)!
+        channel.touchedAt = now
+        const taken = channel.queues[direction].take(max)
+        // Data is kept serialised so a reader can never mutate what another reader will see.
+        return taken.length ? taken.map((m) => ({ id: m.id, event: m.event, data: JSON.parse(m.json), at: m.at })) : undefined
+      },
+    )
     return found ?? []
   }
 
@@ -123,8 +149,10 @@ class MemoryChannelStore implements ChannelStore {
     const now = Date.now()
     let expired = 0
     for (const [id, channel] of this.channels) {
-      if (channel.open && channel.touchedAt < now - this.limits.idleTtlMs) { this.end(channel, now); expired++ }
-      else if (!channel.open && channel.touchedAt < now - this.limits.idleTtlMs * TOMBSTONE_TTL_FACTOR) this.channels.delete(id)
+      if (channel.open && channel.touchedAt < now - this.limits.idleTtlMs) {
+        this.end(channel, now)
+        expired++
+      } else if (!channel.open && channel.touchedAt < now - this.limits.idleTtlMs * TOMBSTONE_TTL_FACTOR) this.channels.delete(id)
     }
     return expired
   }

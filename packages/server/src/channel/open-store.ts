@@ -1,7 +1,9 @@
 import { resolveDataDir } from './data-dir.js'
 import { resolveLimits, type ChannelLimits } from './limits.js'
 import { openMemoryStore } from './memory-store.js'
-import { ChannelError, type ChannelStore } from './store.js'
+import { importWithPeer } from './optional-peer.js'
+import { DuetError } from 'duetkit/protocol'
+import type { ChannelStore } from './store.js'
 
 /** Options for `openChannelStore`. */
 export interface ChannelStoreOptions {
@@ -20,7 +22,7 @@ export interface ChannelStoreOptions {
  */
 export async function openChannelStore(options: ChannelStoreOptions = {}): Promise<ChannelStore> {
   const factory = 'openChannelStore'
-  if (options === null || typeof options !== 'object') throw new ChannelError('BAD_OPTION', `${factory}: options must be an object.`)
+  if (options === null || typeof options !== 'object') throw new DuetError('INVALID_OPTION', `${factory}: options must be an object.`, { option: 'options' })
   const limits = resolveLimits(factory, options.limits)
   const backend = options.backend ?? 'sqlite'
   switch (backend) {
@@ -32,12 +34,14 @@ export async function openChannelStore(options: ChannelStoreOptions = {}): Promi
     }
     case 'redis': {
       if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
-        throw new ChannelError('BAD_OPTION', `${factory}: the redis backend needs options.url like 'redis://127.0.0.1:6379'.`)
+        throw new DuetError('INVALID_OPTION', `${factory}: the redis backend needs options.url like 'redis://127.0.0.1:6379'.`, { option: 'url' })
       }
-      const { openRedisStore } = await import('./redis-store.js')
+      const { openRedisStore } = await importWithPeer('redis', `${factory}: the redis backend`, () => import('./redis-store.js'))
       return openRedisStore(options.url, limits)
     }
     default:
-      throw new ChannelError('BAD_OPTION', `${factory}: options.backend must be 'sqlite', 'memory' or 'redis', got ${JSON.stringify(backend)}.`)
+      throw new DuetError('INVALID_OPTION', `${factory}: options.backend must be 'sqlite', 'memory' or 'redis', got ${JSON.stringify(backend)}.`, {
+        option: 'backend',
+      })
   }
 }

@@ -1,8 +1,17 @@
 import { createClient } from 'redis'
+import { DuetError } from 'duetkit/protocol'
 import { drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
 import {
-  ChannelError, checkChannelId, checkDirection, closedError, DIRECTIONS, mintChannelId,
-  type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
+  checkChannelId,
+  checkDirection,
+  closedError,
+  DIRECTIONS,
+  mintChannelId,
+  type ChannelMessage,
+  type ChannelStore,
+  type Direction,
+  type DrainOptions,
+  type OutgoingMessage,
 } from './store.js'
 import { TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
@@ -82,17 +91,20 @@ function connectable(url: string): Client {
       reconnectStrategy: (retries: number) => (!everConnected && retries >= 2 ? new Error('cannot connect') : Math.min(50 * (retries + 1), 2000)),
     },
   })
-  client.on('ready', () => { everConnected = true })
+  client.on('ready', () => {
+    everConnected = true
+  })
   // Errors surface on the failing command; an unhandled 'error' event would kill the process.
   client.on('error', () => {})
   return client
 }
 
-function unavailable(url: string, err: unknown): ChannelError {
+function unavailable(url: string, err: unknown): DuetError {
   const shown = url.replace(/\/\/[^@/]*@/, '//***@')
-  return new ChannelError(
+  return new DuetError(
     'STORE_UNAVAILABLE',
     `The Redis channel store at ${shown} cannot be reached (${err instanceof Error ? err.message : String(err)}). Check that Redis is running and the URL is right.`,
+    undefined,
     { cause: err },
   )
 }
@@ -110,10 +122,14 @@ class RedisChannelStore implements ChannelStore {
   private subscriber: Promise<Client> | undefined
   private disposed = false
 
-  constructor(private readonly client: Client, private readonly url: string, private readonly limits: ChannelLimits) {}
+  constructor(
+    private readonly client: Client,
+    private readonly url: string,
+    private readonly limits: ChannelLimits,
+  ) {}
 
   private async run(script: string, id: string, direction: Direction, extra: string[]): Promise<string[]> {
-    if (this.disposed) throw new ChannelError('STORE_UNAVAILABLE', 'The channel store was disposed; open a new one.')
+    if (this.disposed) throw new DuetError('DISPOSED', 'The channel store was disposed; open a new one.')
     const now = Date.now()
     let reply: unknown
     try {
@@ -151,7 +167,7 @@ class RedisChannelStore implements ChannelStore {
 
   async open(): Promise<string> {
     const id = mintChannelId()
-    await this.run(USE_CHANNEL + "\nreturn {'ok'}", id, 'app-to-agent', ['open'])
+    await this.run(`${USE_CHANNEL}\nreturn {'ok'}`, id, 'app-to-agent', ['open'])
     return id
   }
 

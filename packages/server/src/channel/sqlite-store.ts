@@ -1,10 +1,18 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { DuetError } from 'duetkit/protocol'
 import { drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
 import {
-  ChannelError, checkChannelId, checkDirection, closedError, mintChannelId,
-  type ChannelMessage, type ChannelStore, type Direction, type DrainOptions, type OutgoingMessage,
+  checkChannelId,
+  checkDirection,
+  closedError,
+  mintChannelId,
+  type ChannelMessage,
+  type ChannelStore,
+  type Direction,
+  type DrainOptions,
+  type OutgoingMessage,
 } from './store.js'
 import { Bell, bellKey, waitFor, waitForPending, watchDirectory } from './wake.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
@@ -23,8 +31,17 @@ const OPEN = 0
 const CLOSED = 1
 const EXPIRED = 2
 
-interface ChannelRow { state: number; touched_at: number; pending: number }
-interface MessageRow { seq: number; event: string; data: string; at: number }
+interface ChannelRow {
+  state: number
+  touched_at: number
+  pending: number
+}
+interface MessageRow {
+  seq: number
+  event: string
+  data: string
+  at: number
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS channels (
@@ -63,11 +80,12 @@ export function openSqliteStore(dataDir: string, limits: ChannelLimits): Channel
   return new SqliteChannelStore(db, dir, limits)
 }
 
-function unavailable(where: string, err: unknown): ChannelError {
+function unavailable(where: string, err: unknown): DuetError {
   const reason = err instanceof Error ? err.message : String(err)
-  return new ChannelError(
+  return new DuetError(
     'STORE_UNAVAILABLE',
     `The channel store at ${where} cannot be used (${reason}). Check that the data folder is a writable directory (set --data-dir or DUET_DATA_DIR) and that the file is not corrupt.`,
+    { dir: where },
     { cause: err },
   )
 }
@@ -87,23 +105,42 @@ class SqliteChannelStore implements ChannelStore {
   private disposed = false
   private trailingRing: NodeJS.Timeout | undefined
 
-  constructor(private readonly db: Database.Database, private readonly dir: string, private readonly limits: ChannelLimits) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly dir: string,
+    private readonly limits: ChannelLimits,
+  ) {
     this.bell = new Bell({
-      onFirst: () => { this.stopWatching = watchDirectory(dir, (name) => name.endsWith('-wal'), () => this.walChanged()) },
-      onLast: () => { this.stopWatching?.(); this.stopWatching = undefined },
+      onFirst: () => {
+        this.stopWatching = watchDirectory(
+          dir,
+          (name) => name.endsWith('-wal'),
+          () => this.walChanged(),
+        )
+      },
+      onLast: () => {
+        this.stopWatching?.()
+        this.stopWatching = undefined
+      },
     })
-    const bump = [0, 1].map((d) => db.prepare(
-      `UPDATE channels SET pending_${d} = pending_${d} + 1, touched_at = @now
-       WHERE id = @id AND state = ${OPEN} AND touched_at >= @fresh AND pending_${d} < @max`))
+    const bump = [0, 1].map((d) =>
+      db.prepare(
+        `UPDATE channels SET pending_${d} = pending_${d} + 1, touched_at = @now
+       WHERE id = @id AND state = ${OPEN} AND touched_at >= @fresh AND pending_${d} < @max`,
+      ),
+    )
     const lower = [0, 1].map((d) => db.prepare(`UPDATE channels SET pending_${d} = pending_${d} - @n, touched_at = @now WHERE id = @id`))
     const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending FROM channels WHERE id = ?`))
     this.stmt = {
-      bump, lower, row,
+      bump,
+      lower,
+      row,
       create: db.prepare(`INSERT INTO channels (id, touched_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
       insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at) VALUES (?, ?, ?, ?, ?)`),
       take: db.prepare(
         `DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE channel = ? AND dir = ? ORDER BY seq LIMIT ?)
-         RETURNING seq, event, data, at`),
+         RETURNING seq, event, data, at`,
+      ),
       touch: db.prepare(`UPDATE channels SET touched_at = ? WHERE id = ? AND state = ${OPEN}`),
       end: db.prepare(`INSERT INTO channels (id, state, touched_at) VALUES (@id, @state, @now)
          ON CONFLICT (id) DO UPDATE SET state = @state, pending_0 = 0, pending_1 = 0, touched_at = @now`),
@@ -117,7 +154,10 @@ class SqliteChannelStore implements ChannelStore {
       if (s.bump[d].run({ id, now, fresh: now - limits.idleTtlMs, max: limits.maxPending }).changes === 0) {
         const current = s.row[d].get(id) as ChannelRow
         if (current.state !== OPEN) throw closedError(id)
-        if (current.touched_at < now - limits.idleTtlMs) { this.expire(id, now); return -1 }
+        if (current.touched_at < now - limits.idleTtlMs) {
+          this.expire(id, now)
+          return -1
+        }
         throw queueFullError(id, limits)
       }
       return Number(s.insert.run(id, d, event, json, now).lastInsertRowid)
@@ -160,11 +200,11 @@ class SqliteChannelStore implements ChannelStore {
 
   /** Runs `fn`, turning SQLite failures (busy past the timeout, disk errors, corruption) into STORE_UNAVAILABLE. */
   private guard<T>(fn: () => T): T {
-    if (this.disposed) throw new ChannelError('STORE_UNAVAILABLE', 'The channel store was disposed; open a new one.')
+    if (this.disposed) throw new DuetError('DISPOSED', 'The channel store was disposed; open a new one.')
     try {
       return fn()
     } catch (err) {
-      if (err instanceof ChannelError) throw err
+      if (err instanceof DuetError) throw err
       throw unavailable(this.dir, err)
     }
   }
@@ -222,8 +262,9 @@ class SqliteChannelStore implements ChannelStore {
     const d = dirIndex(checkDirection(direction))
     const max = drainMax(options.max)
     const wait = waitMs(options.waitMs)
-    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS },
-      () => this.tryDrain(id, d, max))
+    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () =>
+      this.tryDrain(id, d, max),
+    )
     return found ?? []
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { isChannelId, MINTED_CHANNEL_PREFIX } from 'duetkit/protocol'
+import { DuetError, isChannelId, MINTED_CHANNEL_PREFIX } from 'duetkit/protocol'
 
 /** Which queue of a channel: what the app sends the agent, or what the agent sends the app. */
 export type Direction = 'app-to-agent' | 'agent-to-app'
@@ -56,35 +56,14 @@ export interface ChannelStore {
   dispose(): Promise<void>
 }
 
-/** Machine-readable reasons a channel call fails. */
-export type ChannelErrorCode =
-  | 'BAD_CHANNEL_ID'
-  | 'BAD_DIRECTION'
-  | 'BAD_MESSAGE'
-  | 'CHANNEL_CLOSED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'QUEUE_FULL'
-  | 'STORE_UNAVAILABLE'
-  | 'BAD_OPTION'
-
-/** Every failure of the channel layer; `code` says which, `message` says what to do. */
-export class ChannelError extends Error {
-  readonly code: ChannelErrorCode
-  constructor(code: ChannelErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'ChannelError'
-    this.code = code
-  }
-}
-
-
 /** Throws BAD_CHANNEL_ID unless `id` is 1–64 letters, digits, `-` or `_`. */
 export function checkChannelId(id: unknown): string {
   if (typeof id !== 'string' || !isChannelId(id)) {
     const shown = typeof id === 'string' ? JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id) : typeof id
-    throw new ChannelError(
+    throw new DuetError(
       'BAD_CHANNEL_ID',
       `Invalid channel id ${shown}: use 1-64 letters, digits, '-' or '_' (for example one returned by open(), or 'ch-1749312345678').`,
+      { field: 'channel_id' },
     )
   }
   return id
@@ -93,7 +72,7 @@ export function checkChannelId(id: unknown): string {
 /** Throws BAD_DIRECTION unless `direction` is one of the two queue names. */
 export function checkDirection(direction: unknown): Direction {
   if (direction !== 'app-to-agent' && direction !== 'agent-to-app') {
-    throw new ChannelError('BAD_DIRECTION', `Invalid direction ${JSON.stringify(direction)}: use 'app-to-agent' or 'agent-to-app'.`)
+    throw new DuetError('BAD_DIRECTION', `Invalid direction ${JSON.stringify(direction)}: use 'app-to-agent' or 'agent-to-app'.`)
   }
   return direction
 }
@@ -104,9 +83,6 @@ export function mintChannelId(): string {
 }
 
 /** The error for a channel that was closed or expired. */
-export function closedError(id: string): ChannelError {
-  return new ChannelError(
-    'CHANNEL_CLOSED',
-    `Channel '${id}' is closed or expired. Open a new channel (or pick a fresh id) and render the app again with it.`,
-  )
+export function closedError(id: string): DuetError {
+  return new DuetError('CHANNEL_CLOSED', `Channel '${id}' is closed or expired. Open a new channel (or pick a fresh id) and render the app again with it.`)
 }

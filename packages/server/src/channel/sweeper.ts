@@ -7,7 +7,9 @@ export const TOMBSTONE_TTL_FACTOR = 7
  */
 export function startSweeper(idleTtlMs: number, sweep: () => Promise<unknown>): () => void {
   const every = Math.min(Math.max(idleTtlMs / 2, 1000), 10 * 60 * 1000)
-  const timer = setInterval(() => { sweep().catch(() => {}) }, every)
+  const timer = setInterval(() => {
+    sweep().catch(() => {})
+  }, every)
   timer.unref()
   return () => clearInterval(timer)
 }

@@ -21,7 +21,9 @@ export class Bell {
   /** Registers interest before the caller checks the store, so a send in between is not missed. */
   arm(key: string): { rung: Promise<void>; disarm: () => void } {
     let resolve!: () => void
-    const rung = new Promise<void>((r) => { resolve = r })
+    const rung = new Promise<void>((r) => {
+      resolve = r
+    })
     let set = this.waiters.get(key)
     if (!set) this.waiters.set(key, (set = new Set()))
     set.add(resolve)
@@ -100,7 +102,10 @@ export async function waitForPending(
   checkChannelId(id)
   checkDirection(direction)
   const ms = waitMs(request.wait, 'waitForMail: waitMs')
-  const found = await waitFor(bell, bellKey(id, direction), { waitMs: ms, signal, fallbackPollMs }, async () => { const n = await peek(); return n > 0 ? n : undefined })
+  const found = await waitFor(bell, bellKey(id, direction), { waitMs: ms, signal, fallbackPollMs }, async () => {
+    const n = await peek()
+    return n > 0 ? n : undefined
+  })
   return found ?? 0
 }
 
@@ -129,7 +134,10 @@ export function watchDirectory(dir: string, filter: (name: string) => boolean, o
       if (name === null || filter(String(name))) onChange()
     })
     // A watcher error (directory removed, too many watches) must not crash the server: waits fall back to polling.
-    watcher.on('error', () => { watcher?.close(); watcher = undefined })
+    watcher.on('error', () => {
+      watcher?.close()
+      watcher = undefined
+    })
   } catch {
     watcher = undefined
   }

@@ -10,9 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    const lines = await Promise.all(
-      Object.entries(commands).map(async ([n, load]) => `  ${n.padEnd(7)} ${(await load()).summary}`),
-    )
+    const lines = await Promise.all(Object.entries(commands).map(async ([n, load]) => `  ${n.padEnd(7)} ${(await load()).summary}`))
     process.stdout.write(`Usage: duet <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'duet <command> --help' for a command's options.\n`)
     return name ? 0 : 1
   }
@@ -30,7 +28,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code },
+  (code) => {
+    process.exitCode = code
+  },
   (err) => {
     process.stderr.write(`duet: ${err instanceof Error ? err.message : String(err)}\n`)
     process.exitCode = 1

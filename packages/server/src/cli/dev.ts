@@ -22,7 +22,11 @@ export const dev: Command = {
     const server = await startDevServer(options)
     process.stdout.write(`duet dev: host ready at ${server.url} (sandbox ${server.sandboxOrigin})\n`)
     await new Promise<void>((resolve) => {
-      const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve() }
+      const stop = () => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        resolve()
+      }
       process.on('SIGINT', stop)
       process.on('SIGTERM', stop)
     })

@@ -26,25 +26,28 @@ Options:
 Where it listens is printed to stderr; stdout carries only the protocol in --stdio mode.
 SIGINT/SIGTERM close gracefully and exit 0.`
 
+const parseServeArgs = (args: string[]) =>
+  parseArgs({
+    args,
+    options: {
+      stdio: { type: 'boolean' },
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  })
+
 /** `duet serve`: the agent-apps server over stdio or HTTP. */
 export const serve: Command = {
   summary: 'run the agent-apps MCP server (display, channel, saved-app, data, log and recipe tools) over stdio or HTTP',
   help,
   async run(argv) {
-    let values
+    let values: ReturnType<typeof parseServeArgs>['values']
     try {
-      ;({ values } = parseArgs({
-        args: argv,
-        options: {
-          stdio: { type: 'boolean' },
-          http: { type: 'boolean' },
-          port: { type: 'string' },
-          host: { type: 'string' },
-          'data-dir': { type: 'string' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }))
+      ;({ values } = parseServeArgs(argv))
     } catch (err) {
       process.stderr.write(`duet serve: ${(err as Error).message}\nRun 'duet serve --help' for the options.\n`)
       return 2

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { openChannelStore } from '../channel/open-store.js'
-import { ChannelError, checkChannelId, type ChannelStore } from '../channel/store.js'
+import { DuetError } from 'duetkit/protocol'
+import { checkChannelId, type ChannelStore } from '../channel/store.js'
 import type { Command } from './command.js'
 
 const DEFAULT_TIMEOUT_SECONDS = 1800
@@ -19,14 +20,16 @@ Options:
 
 Exit codes: 0 a message is waiting, 2 timed out, 1 bad channel id, closed channel or unreadable store.`
 
+const parseWaitArgs = (args: string[]) => parseArgs({ args, allowPositionals: true, options: { timeout: { type: 'string' }, 'data-dir': { type: 'string' } } })
+
 /** `duet wait`: the watcher an agent runs in the background to be woken when the app writes. */
 export const wait: Command = {
   summary: 'block until an app has sent the agent a message on a channel (never consumes it)',
   help: HELP,
   async run(argv) {
-    let parsed
+    let parsed: ReturnType<typeof parseWaitArgs>
     try {
-      parsed = parseArgs({ args: argv, allowPositionals: true, options: { timeout: { type: 'string' }, 'data-dir': { type: 'string' } } })
+      parsed = parseWaitArgs(argv)
     } catch (err) {
       return fail(`${(err as Error).message}. Run 'duet wait --help'.`)
     }
@@ -53,7 +56,7 @@ export const wait: Command = {
       process.stderr.write(abort.signal.aborted ? 'duet wait: interrupted\n' : `duet wait: no message on channel ${channel} after ${timeout} s\n`)
       return 2
     } catch (err) {
-      if (err instanceof ChannelError) return fail(err.message)
+      if (err instanceof DuetError) return fail(err.message)
       throw err
     } finally {
       process.off('SIGINT', onSignal)

@@ -1,4 +1,4 @@
-import { DevError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 
 /**
  * Splits a `--stdio` command line into program and arguments the way a POSIX shell would quote
@@ -23,23 +23,31 @@ export function splitCommandLine(line: string): { command: string; args: string[
       else word += c
       continue
     }
-    if (c === '"' || c === "'") { quote = c; inWord = true; continue }
+    if (c === '"' || c === "'") {
+      quote = c
+      inWord = true
+      continue
+    }
     if (c === '\\') {
-      if (i + 1 >= line.length) throw new DevError('E_DEV_COMMAND', `--stdio "${line}": the line ends with a lone backslash`)
+      if (i + 1 >= line.length) throw new DuetError('USAGE', `--stdio "${line}": the line ends with a lone backslash`)
       word += line[++i]
       inWord = true
       continue
     }
     if (/\s/.test(c)) {
-      if (inWord) { words.push(word); word = ''; inWord = false }
+      if (inWord) {
+        words.push(word)
+        word = ''
+        inWord = false
+      }
       continue
     }
     word += c
     inWord = true
   }
-  if (quote) throw new DevError('E_DEV_COMMAND', `--stdio "${line}": unterminated ${quote} quote`)
+  if (quote) throw new DuetError('USAGE', `--stdio "${line}": unterminated ${quote} quote`)
   if (inWord) words.push(word)
-  if (words.length === 0) throw new DevError('E_DEV_COMMAND', '--stdio needs a command, e.g. --stdio "node server.js --stdio"')
+  if (words.length === 0) throw new DuetError('USAGE', '--stdio needs a command, e.g. --stdio "node server.js --stdio"')
   const [command, ...args] = words
   return { command, args }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { DevError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 
 /** Where an MCP server lives: an HTTP endpoint, or a program `duet dev` spawns and talks to over stdio. */
 export type ServerSpec = { kind: 'http'; url: string } | { kind: 'stdio'; command: string; args: string[]; line: string }
@@ -42,7 +42,11 @@ export class ServerConnection {
   // Ids of the watch loop's own requests: they would bury the trace under one read a second.
   private readonly background = new Set<unknown>()
 
-  constructor(readonly id: string, readonly spec: ServerSpec, private readonly options: ConnectionOptions) {
+  constructor(
+    readonly id: string,
+    readonly spec: ServerSpec,
+    private readonly options: ConnectionOptions,
+  ) {
     this.state = { id, label: spec.kind === 'http' ? spec.url : spec.line, status: 'connecting', tools: [] }
   }
 
@@ -56,25 +60,31 @@ export class ServerConnection {
     return this.state
   }
 
-  /** Sends one request to the server; fails with E_DEV_DISCONNECTED while it is down. */
+  /** Sends one request to the server; fails with NOT_CONNECTED while it is down. */
   async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const client = this.client
-    if (!client || this.state.status !== 'connected') throw new DevError('E_DEV_DISCONNECTED', `server ${this.state.label} is not connected${this.state.error ? `: ${this.state.error}` : ''}`)
+    if (!client || this.state.status !== 'connected')
+      throw new DuetError('NOT_CONNECTED', `server ${this.state.label} is not connected${this.state.error ? `: ${this.state.error}` : ''}`)
     try {
       switch (method) {
-        case 'tools/call': return await client.callTool(params as { name: string; arguments?: Record<string, unknown> }, { signal })
+        case 'tools/call':
+          return await client.callTool(params as { name: string; arguments?: Record<string, unknown> }, { signal })
         case 'resources/read': {
           const result = await client.readResource(params as { uri: string }, { signal, cacheMode: 'bypass' })
           this.watch(String(params.uri), result)
           return result
         }
-        case 'resources/list': return await client.listResources(params, { signal, cacheMode: 'bypass' })
-        case 'resources/templates/list': return await client.listResourceTemplates(params, { signal, cacheMode: 'bypass' })
-        case 'prompts/list': return await client.listPrompts(params, { signal, cacheMode: 'bypass' })
-        default: throw new DevError('E_DEV_METHOD', `method ${method} is not forwarded to servers`)
+        case 'resources/list':
+          return await client.listResources(params, { signal, cacheMode: 'bypass' })
+        case 'resources/templates/list':
+          return await client.listResourceTemplates(params, { signal, cacheMode: 'bypass' })
+        case 'prompts/list':
+          return await client.listPrompts(params, { signal, cacheMode: 'bypass' })
+        default:
+          throw new DuetError('UNSUPPORTED', `method ${method} is not forwarded to servers`)
       }
     } catch (err) {
-      if (!(err instanceof DevError) && isTransportFailure(err)) this.fail(err)
+      if (!(err instanceof DuetError) && isTransportFailure(err)) this.fail(err)
       throw err
     }
   }
@@ -110,10 +120,15 @@ export class ServerConnection {
         this.options.emit({ type: 'log', server: this.id, source: 'server', level: n.params.level, data: n.params.data })
       })
       const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' })
-      if (this.closed) { await client.close(); return }
+      if (this.closed) {
+        await client.close()
+        return
+      }
       this.client = client
       const info = client.getServerVersion()
-      transport.onclose = () => { if (this.client === client) this.fail(new Error('the connection closed (did the server exit?)')) }
+      transport.onclose = () => {
+        if (this.client === client) this.fail(new Error('the connection closed (did the server exit?)'))
+      }
       this.set({ status: 'connected', error: undefined, tools, serverInfo: info ? { name: info.name, version: info.version } : undefined })
       await this.checkWatched()
     } catch (err) {
@@ -144,7 +159,10 @@ export class ServerConnection {
     const receive = transport.onmessage
     transport.onmessage = (message, extra) => {
       const id = (message as { id?: unknown }).id
-      if (id !== undefined && this.background.delete(id)) { receive?.(message, extra); return }
+      if (id !== undefined && this.background.delete(id)) {
+        receive?.(message, extra)
+        return
+      }
       this.options.emit({ type: 'trace', server: this.id, dir: 'server->host', message })
       receive?.(message, extra)
     }
@@ -183,8 +201,14 @@ export class ServerConnection {
       const client = this.client
       if (!client) return
       const after = digest(await client.readResource({ uri }, { cacheMode: 'bypass' }))
-      if (after === before) { this.settling.delete(uri); continue }
-      if (this.settling.get(uri) !== after) { this.settling.set(uri, after); continue }
+      if (after === before) {
+        this.settling.delete(uri)
+        continue
+      }
+      if (this.settling.get(uri) !== after) {
+        this.settling.set(uri, after)
+        continue
+      }
       this.settling.delete(uri)
       this.watched.set(uri, after)
       this.options.emit({ type: 'resource-changed', server: this.id, uri })

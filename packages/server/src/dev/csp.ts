@@ -1,4 +1,4 @@
-import { DevError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 
 /** The `_meta.ui.csp` a UI resource may declare (MCP Apps §3). */
 export interface ResourceCsp {
@@ -9,7 +9,8 @@ export interface ResourceCsp {
 }
 
 /** The spec's policy for a resource that declares no `csp`. */
-export const DEFAULT_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'"
+export const DEFAULT_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'"
 
 // A source must be one CSP token: a scheme+host with optional port/path or wildcard subdomain.
 // Quotes, semicolons, commas and whitespace would let a server smuggle in its own directives.
@@ -17,10 +18,10 @@ const SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5}|:\*)?(\/[^\s;,'"]
 
 function sources(list: unknown, field: string): string[] {
   if (list === undefined) return []
-  if (!Array.isArray(list)) throw new DevError('E_DEV_CSP', `_meta.ui.csp.${field} must be an array of origins`)
+  if (!Array.isArray(list)) throw new DuetError('INVALID_CSP', `_meta.ui.csp.${field} must be an array of origins`)
   return list.map((item) => {
     if (typeof item !== 'string' || !SOURCE.test(item)) {
-      throw new DevError('E_DEV_CSP', `_meta.ui.csp.${field} has ${JSON.stringify(item)}, which is not an origin like https://api.example.com`)
+      throw new DuetError('INVALID_CSP', `_meta.ui.csp.${field} has ${JSON.stringify(item)}, which is not an origin like https://api.example.com`)
     }
     return item
   })
@@ -29,11 +30,11 @@ function sources(list: unknown, field: string): string[] {
 /**
  * Builds the Content-Security-Policy header for a view from its resource's declared `csp`: the
  * spec's default when none is declared, else the declared domains added to exactly the directives
- * the spec names. Throws E_DEV_CSP on a value that is not a plain origin.
+ * the spec names. Throws INVALID_CSP on a value that is not a plain origin.
  */
 export function buildCsp(csp: ResourceCsp | null | undefined): string {
   if (csp === undefined || csp === null) return DEFAULT_CSP
-  if (typeof csp !== 'object' || Array.isArray(csp)) throw new DevError('E_DEV_CSP', '_meta.ui.csp must be an object')
+  if (typeof csp !== 'object' || Array.isArray(csp)) throw new DuetError('INVALID_CSP', '_meta.ui.csp must be an object')
   const resource = sources(csp.resourceDomains, 'resourceDomains')
   const connect = sources(csp.connectDomains, 'connectDomains')
   const frame = sources(csp.frameDomains, 'frameDomains')
@@ -58,6 +59,10 @@ export function buildCsp(csp: ResourceCsp | null | undefined): string {
 export function cspFromQuery(value: string | null): string {
   if (value === null || value === '') return DEFAULT_CSP
   let parsed: unknown
-  try { parsed = JSON.parse(value) } catch { throw new DevError('E_DEV_CSP', 'the csp parameter is not JSON') }
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    throw new DuetError('INVALID_CSP', 'the csp parameter is not JSON')
+  }
   return buildCsp(parsed as ResourceCsp | null)
 }

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { DuetError } from 'duetkit/protocol'
 import { readBuiltAsset } from '../server/built-asset.js'
 import { ServerConnection, type ConnectionEvent, type ServerSpec } from './connections.js'
-import { DevError } from './errors.js'
 import { PAGE_SHELL } from './page-shell.js'
 import { createSandboxHandler } from './sandbox.js'
 
@@ -33,10 +33,13 @@ const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 're
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   if (!Array.isArray(options.servers) || options.servers.length === 0) {
-    throw new DevError('E_DEV_OPTIONS', 'startDevServer: options.servers needs at least one server (--server <url> or --stdio "<command>")')
+    throw new DuetError('INVALID_OPTION', 'startDevServer: options.servers needs at least one server (--server <url> or --stdio "<command>")', {
+      option: 'servers',
+    })
   }
   const pollMs = options.pollMs ?? 1000
-  if (!Number.isFinite(pollMs) || pollMs < 50) throw new DevError('E_DEV_OPTIONS', 'startDevServer: options.pollMs must be a number ≥ 50')
+  if (!Number.isFinite(pollMs) || pollMs < 50)
+    throw new DuetError('INVALID_OPTION', 'startDevServer: options.pollMs must be a number ≥ 50', { option: 'pollMs' })
   const script = readBuiltAsset('dev-page.js')
 
   const clients = new Set<ServerResponse>()
@@ -54,11 +57,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const api = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://dev')
     // DNS rebinding: only answer requests addressed to loopback by name and port.
-    if (!hostNames().includes(req.headers.host ?? '')) return send(res, 403, { error: { code: 'E_DEV_HOST', message: `Host '${req.headers.host}' is not allowed; open ${origins()[0]}` } })
+    if (!hostNames().includes(req.headers.host ?? ''))
+      return send(res, 403, { error: { code: 'FORBIDDEN', message: `Host '${req.headers.host}' is not allowed; open ${origins()[0]}` } })
     const origin = req.headers.origin
-    if (origin !== undefined && !origins().includes(origin)) return send(res, 403, { error: { code: 'E_DEV_ORIGIN', message: `Origin '${origin}' may not use the duet dev API` } })
+    if (origin !== undefined && !origins().includes(origin))
+      return send(res, 403, { error: { code: 'FORBIDDEN', message: `Origin '${origin}' may not use the duet dev API` } })
     if (req.method === 'GET' && url.pathname === '/') return text(res, 200, 'text/html; charset=utf-8', PAGE_SHELL)
-    if (req.method === 'GET' && url.pathname === '/favicon.ico') { res.writeHead(204).end(); return }
+    if (req.method === 'GET' && url.pathname === '/favicon.ico') {
+      res.writeHead(204).end()
+      return
+    }
     if (req.method === 'GET' && url.pathname === '/host.js') return text(res, 200, 'text/javascript; charset=utf-8', script)
     if (req.method === 'GET' && url.pathname === '/api/state') return send(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()) })
     if (req.method === 'GET' && url.pathname === '/api/events') {
@@ -69,34 +77,51 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return
     }
     if (req.method === 'POST' && url.pathname === '/api/rpc') return rpc(req, res)
-    send(res, 404, { error: { code: 'E_DEV_NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
+    send(res, 404, { error: { code: 'NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
   }
 
   const rpc = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // A JSON content type forces a CORS preflight on cross-site pages, which this server never grants.
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { error: { code: 'E_DEV_CONTENT_TYPE', message: 'POST /api/rpc needs Content-Type: application/json' } })
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return send(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/rpc needs Content-Type: application/json' } })
     let body: { server?: unknown; method?: unknown; params?: unknown; caller?: unknown }
     try {
       body = JSON.parse(await readBody(req))
     } catch (err) {
-      return send(res, err instanceof DevError ? 413 : 400, { error: err instanceof DevError ? { code: err.code, message: err.message } : { code: 'E_DEV_JSON', message: 'the request body is not JSON' } })
+      return send(res, err instanceof DuetError ? 413 : 400, {
+        error:
+          err instanceof DuetError
+            ? { code: err.code, message: err.message }
+            : { code: 'INVALID_REQUEST', message: 'the request body is not JSON; send { server, method, params, caller }' },
+      })
     }
     const conn = connections.find((c) => c.id === body?.server)
-    if (!conn) return send(res, 404, { error: { code: 'E_DEV_SERVER', message: `unknown server ${JSON.stringify(body?.server)}; known: ${connections.map((c) => c.id).join(', ')}` } })
-    if (typeof body.method !== 'string' || !FORWARDED.has(body.method)) return send(res, 400, { error: { code: 'E_DEV_METHOD', message: `method ${JSON.stringify(body.method)} is not forwarded; allowed: ${[...FORWARDED].join(', ')}` } })
+    if (!conn)
+      return send(res, 404, {
+        error: { code: 'NOT_FOUND', message: `unknown server ${JSON.stringify(body?.server)}; known: ${connections.map((c) => c.id).join(', ')}` },
+      })
+    if (typeof body.method !== 'string' || !FORWARDED.has(body.method))
+      return send(res, 400, {
+        error: { code: 'UNSUPPORTED', message: `method ${JSON.stringify(body.method)} is not forwarded; allowed: ${[...FORWARDED].join(', ')}` },
+      })
     const params = body.params ?? {}
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return send(res, 400, { error: { code: 'E_DEV_PARAMS', message: 'params must be an object' } })
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      return send(res, 400, { error: { code: 'INVALID_REQUEST', message: 'params must be an object' } })
     const p = params as Record<string, unknown>
     if (body.method === 'tools/call' && body.caller === 'app') {
       // The spec: a view may only call tools of its own server whose visibility includes "app".
       const tool = conn.tool(String(p.name))
       const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ?? ['model', 'app']
       if (!tool || !visibility.includes('app')) {
-        return send(res, 200, { error: { code: -32602, message: `tool ${JSON.stringify(p.name)} is not callable by the app (not on this server, or its visibility lacks "app")` } })
+        return send(res, 200, {
+          error: { code: -32602, message: `tool ${JSON.stringify(p.name)} is not callable by the app (not on this server, or its visibility lacks "app")` },
+        })
       }
     }
     const abort = new AbortController()
-    res.on('close', () => { if (!res.writableEnded) abort.abort(new Error('the page cancelled the request')) })
+    res.on('close', () => {
+      if (!res.writableEnded) abort.abort(new Error('the page cancelled the request'))
+    })
     try {
       const result = await conn.request(body.method, p, abort.signal)
       send(res, 200, { result })
@@ -106,7 +131,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
   }
 
-  const main = createServer((req, res) => { api(req, res).catch((err) => send(res, 500, { error: { code: 'E_DEV_INTERNAL', message: String(err) } })) })
+  const main = createServer((req, res) => {
+    api(req, res).catch((err) => send(res, 500, { error: { code: 'INTERNAL', message: String(err) } }))
+  })
   const sandbox = createServer(createSandboxHandler(origins, () => [`127.0.0.1:${sandboxPort}`, `localhost:${sandboxPort}`]))
   port = await listen(main, options.port ?? 5180)
   try {
@@ -130,13 +157,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new DevError('E_DEV_PORT', `port ${port} is in use; pick another with --port`) : err))
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new DuetError('LISTEN_FAILED', `port ${port} is in use; pick another with --port`, { port, cause: err.code }) : err),
+    )
     server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
   })
 }
 
 function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  return new Promise((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -145,7 +177,11 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY) { reject(new DevError('E_DEV_TOO_LARGE', `the request body is over ${MAX_BODY} bytes`)); req.destroy(); return }
+      if (size > MAX_BODY) {
+        reject(new DuetError('TOO_LARGE', `the request body is over ${MAX_BODY} bytes`, { limit: MAX_BODY }))
+        req.destroy()
+        return
+      }
       chunks.push(chunk)
     })
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))

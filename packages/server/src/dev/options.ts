@@ -1,9 +1,9 @@
 import { splitCommandLine } from './command-line.js'
 import type { ServerSpec } from './connections.js'
 import type { DevServerOptions } from './dev-server.js'
-import { DevError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 
-/** Parses `duet dev`'s command line; throws E_DEV_ARGS with the offending flag named. */
+/** Parses `duet dev`'s command line; throws USAGE with the offending flag named. */
 export function parseDevArgs(argv: string[]): DevServerOptions {
   const servers: ServerSpec[] = []
   let port: number | undefined
@@ -12,14 +12,18 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
     const flag = argv[i]
     const value = () => {
       const v = argv[++i]
-      if (v === undefined) throw new DevError('E_DEV_ARGS', `${flag} needs a value`)
+      if (v === undefined) throw new DuetError('USAGE', `${flag} needs a value`)
       return v
     }
     if (flag === '--server') {
       const raw = value()
       let url: URL
-      try { url = new URL(raw) } catch { throw new DevError('E_DEV_ARGS', `--server ${raw}: not a URL; use e.g. http://localhost:3001/mcp`) }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DevError('E_DEV_ARGS', `--server ${raw}: only http and https URLs are supported`)
+      try {
+        url = new URL(raw)
+      } catch {
+        throw new DuetError('USAGE', `--server ${raw}: not a URL; use e.g. http://localhost:3001/mcp`)
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DuetError('USAGE', `--server ${raw}: only http and https URLs are supported`)
       servers.push({ kind: 'http', url: url.href })
     } else if (flag === '--stdio') {
       const line = value()
@@ -27,13 +31,14 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
     } else if (flag === '--port' || flag === '--poll') {
       const raw = value()
       const n = Number(raw)
-      if (!Number.isInteger(n) || n < 0 || (flag === '--port' && n > 65534)) throw new DevError('E_DEV_ARGS', `${flag} ${raw}: expected a whole number${flag === '--port' ? ' from 0 to 65534' : ''}`)
+      if (!Number.isInteger(n) || n < 0 || (flag === '--port' && n > 65534))
+        throw new DuetError('USAGE', `${flag} ${raw}: expected a whole number${flag === '--port' ? ' from 0 to 65534' : ''}`)
       if (flag === '--port') port = n
       else pollMs = n
     } else {
-      throw new DevError('E_DEV_ARGS', `unknown option ${flag}; see duet dev --help`)
+      throw new DuetError('USAGE', `unknown option ${flag}; see duet dev --help`)
     }
   }
-  if (servers.length === 0) throw new DevError('E_DEV_ARGS', 'give at least one --server <url> or --stdio "<command>"')
+  if (servers.length === 0) throw new DuetError('USAGE', 'give at least one --server <url> or --stdio "<command>"')
   return { servers, port, pollMs }
 }

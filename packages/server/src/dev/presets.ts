@@ -1,4 +1,5 @@
 import type { McpUiHostCapabilities } from '@modelcontextprotocol/ext-apps/app-bridge'
+import { DuetError } from 'duetkit/protocol'
 
 type DisplayMode = 'inline' | 'fullscreen' | 'pip'
 
@@ -22,8 +23,13 @@ export const HOST_PRESETS: readonly HostPreset[] = [
     label: 'Full host (every capability)',
     hostInfo: { name: 'duet-dev', version: '0.1.0' },
     capabilities: {
-      openLinks: {}, downloadFile: {}, serverTools: { listChanged: true }, serverResources: { listChanged: true }, logging: {},
-      updateModelContext: { text: {}, image: {}, structuredContent: {} }, message: { text: {}, image: {}, resource: {}, resourceLink: {} },
+      openLinks: {},
+      downloadFile: {},
+      serverTools: { listChanged: true },
+      serverResources: { listChanged: true },
+      logging: {},
+      updateModelContext: { text: {}, image: {}, structuredContent: {} },
+      message: { text: {}, image: {}, resource: {}, resourceLink: {} },
     },
     availableDisplayModes: ['inline', 'fullscreen', 'pip'],
     platform: 'web',
@@ -57,6 +63,6 @@ export const HOST_PRESETS: readonly HostPreset[] = [
 /** The preset with this id; throws naming the known ids. */
 export function presetById(id: string): HostPreset {
   const found = HOST_PRESETS.find((p) => p.id === id)
-  if (!found) throw new Error(`unknown host preset '${id}'; known: ${HOST_PRESETS.map((p) => p.id).join(', ')}`)
+  if (!found) throw new DuetError('NOT_FOUND', `unknown host preset '${id}'; known: ${HOST_PRESETS.map((p) => p.id).join(', ')}`, { kind: 'preset', name: id })
   return found
 }

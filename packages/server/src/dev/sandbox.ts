@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { cspFromQuery } from './csp.js'
-import { DevError } from './errors.js'
+import { DuetError } from 'duetkit/protocol'
 
 /**
  * The sandbox proxy's script. It runs on the sandbox origin inside the host page's outer iframe,
@@ -45,9 +45,10 @@ function proxyScript(hostOrigins: string[]): string {
 `
 }
 
-const SHELL = '<!doctype html><html><head><meta charset="utf-8"><title>duet dev sandbox</title>'
-  + '<style>html,body{margin:0;padding:0;background:transparent}iframe{border:0;width:100%;height:100vh;display:block}</style>'
-  + '</head><body><script src="/sandbox.js"></script></body></html>'
+const SHELL =
+  '<!doctype html><html><head><meta charset="utf-8"><title>duet dev sandbox</title>' +
+  '<style>html,body{margin:0;padding:0;background:transparent}iframe{border:0;width:100%;height:100vh;display:block}</style>' +
+  '</head><body><script src="/sandbox.js"></script></body></html>'
 
 /**
  * Serves the sandbox origin: `/sandbox.html?csp=<json>` with the view's CSP as a response header,
@@ -74,7 +75,7 @@ export function createSandboxHandler(hostOrigins: () => string[], allowedHosts: 
     try {
       csp = cspFromQuery(url.searchParams.get('csp'))
     } catch (err) {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end(err instanceof DevError ? `${err.code}: ${err.message}` : 'bad csp')
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(err instanceof DuetError ? `${err.code}: ${err.message}` : 'bad csp')
       return
     }
     res.writeHead(200, { ...common, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(SHELL)

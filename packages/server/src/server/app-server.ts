@@ -1,22 +1,37 @@
-import { McpServer, type CallToolResult, type McpServerFactory, type ServerContext, type ToolAnnotations } from '@modelcontextprotocol/server'
+import {
+  McpServer,
+  type CallToolResult,
+  type McpServerFactory,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server'
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
+import type { ToolSignatures, TypedTools } from 'duetkit/protocol'
 import * as z from 'zod'
 import { registerView, resolveView, type ViewConfig } from './app-tool.js'
-import { AppServerError, invalidOption } from './errors.js'
+import { DuetError, invalidOption } from './errors.js'
 import { listenHttp, type HttpListenOptions } from './http.js'
 import { listenStdio } from './stdio.js'
 import { closeOnSignals } from './shutdown.js'
+import type { NoTools, SchemaOutput, StructuredOf, ToolExtra, ToolHandler, ToolSchema, ToolSignatureOf, WithTool, ZodRawShape } from './tool-types.js'
+
+export type { ToolExtra, ToolHandler } from './tool-types.js'
+
+// Inside, a handler is called with what the SDK has validated; its public signature is what types it.
+type CheckedHandler = (args: never, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>
 
 /** Who may call a tool: `'model'` (the agent) and/or `'app'` (this server's own views). */
 export type ToolVisibility = 'model' | 'app'
 
 /** A tool's definition, as the SDK's `registerTool` takes it plus MCP Apps visibility. */
-export interface ToolConfig {
+export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | undefined, Out extends ToolSchema | undefined = ToolSchema | undefined> {
   title?: string
   description: string
-  /** zod object schema or zod raw shape (`{ key: z.string() }`); arguments are validated before the handler runs. */
-  inputSchema?: z.ZodObject<any> | Record<string, z.ZodType>
-  outputSchema?: z.ZodObject<any> | Record<string, z.ZodType>
+  /** A zod raw shape (`{ key: z.string() }`) or a Standard Schema (`z.object(…)`); arguments are validated before the handler runs, which receives them typed. */
+  inputSchema?: In
+  /** The shape of the result's `structuredContent`: the SDK checks it, the handler must return it, and a view calling the tool sees it. */
+  outputSchema?: Out
   annotations?: ToolAnnotations
   /** Default `['model', 'app']`; `['app']` hides the tool from the model, leaving it callable by the server's views. */
   visibility?: ToolVisibility[]
@@ -24,15 +39,10 @@ export interface ToolConfig {
 }
 
 /** An app tool: a tool whose result the host renders with `view`. */
-export interface AppToolConfig extends ToolConfig {
+export interface AppToolConfig<In extends ToolSchema | undefined = ToolSchema | undefined, Out extends ToolSchema | undefined = ToolSchema | undefined>
+  extends ToolConfig<In, Out> {
   view: ViewConfig
 }
-
-/** What the SDK passes a tool handler besides its arguments: abort signal, progress and logging helpers, the HTTP request. */
-export type ToolExtra = ServerContext
-
-/** A tool handler; a thrown error becomes an `isError` result the model can read. */
-export type ToolHandler<A = any> = (args: A, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>
 
 /** How to serve: stdio for a host that spawns the server, or Streamable HTTP. */
 export interface ListenOptions {
@@ -56,8 +66,12 @@ export interface AppServerOptions {
   instructions?: string
 }
 
-/** An MCP server with app tools, built on the official SDK. Registration methods return the server for chaining. */
-export interface AppServer {
+/**
+ * An MCP server with app tools, built on the official SDK. Registration methods return the server for
+ * chaining, its type grown by each tool: `ReturnType<typeof createMyServer>` is what a view imports
+ * (`import type`) to check its `callTool` names, arguments and results against `Tools`.
+ */
+export interface AppServer<Tools extends ToolSignatures = NoTools> extends TypedTools<Tools> {
   readonly name: string
   /**
    * An SDK server holding every registration, for connecting to a custom transport. HTTP and stdio serve
@@ -65,14 +79,22 @@ export interface AppServer {
    * features not wrapped here with {@link AppServer.configure}, which reaches every instance.
    */
   readonly mcp: McpServer
-  /** Registers a plain tool. */
-  tool(name: string, config: ToolConfig, handler: ToolHandler): AppServer
+  /** Registers a plain tool; `handler` receives the arguments `inputSchema` checked, typed by it. */
+  tool<Name extends string, In extends ToolSchema | undefined = undefined, Out extends ToolSchema | undefined = undefined>(
+    name: Name,
+    config: ToolConfig<In, Out>,
+    handler: ToolHandler<SchemaOutput<In>, StructuredOf<Out>>,
+  ): AppServer<WithTool<Tools, Name, ToolSignatureOf<In, Out>>>
   /** Registers a tool with a view: `_meta.ui.resourceUri` on the tool and its `ui://` HTML resource. */
-  appTool(name: string, config: AppToolConfig, handler: ToolHandler): AppServer
+  appTool<Name extends string, In extends ToolSchema | undefined = undefined, Out extends ToolSchema | undefined = undefined>(
+    name: Name,
+    config: AppToolConfig<In, Out>,
+    handler: ToolHandler<SchemaOutput<In>, StructuredOf<Out>>,
+  ): AppServer<WithTool<Tools, Name, ToolSignatureOf<In, Out>>>
   /** Runs `setup` on every SDK server instance, now and for each one built later. */
-  configure(setup: (mcp: McpServer) => void): AppServer
+  configure(setup: (mcp: McpServer) => void): AppServer<Tools>
   /** Runs `hook` when the server closes (after its listeners), e.g. to close a store. */
-  onClose(hook: () => void | Promise<void>): AppServer
+  onClose(hook: () => void | Promise<void>): AppServer<Tools>
   /** A factory of fully registered SDK servers, for the SDK's `createMcpHandler`/`serveStdio` or tests. */
   readonly factory: McpServerFactory
   listen(options: ListenOptions): Promise<Listening>
@@ -93,7 +115,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/
 export function createAppServer(options: AppServerOptions): AppServer {
   if (!options || typeof options !== 'object') invalidOption('createAppServer', 'options', 'must be an object with name and version')
   const { name, version, instructions } = options
-  if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(name)) invalidOption('createAppServer', 'name', `must be letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`)
+  if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(name))
+    invalidOption('createAppServer', 'name', `must be letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`)
   if (typeof version !== 'string' || version === '') invalidOption('createAppServer', 'version', 'must be a non-empty string')
   if (instructions !== undefined && typeof instructions !== 'string') invalidOption('createAppServer', 'instructions', 'must be a string')
 
@@ -114,11 +137,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
     setup(mcp)
   }
   const claim = (kind: string, key: string) => {
-    if (names.has(key)) throw new AppServerError('DUPLICATE_NAME', `createAppServer: ${kind} '${key}' is already registered`, { name: key })
+    if (names.has(key)) throw new DuetError('DUPLICATE_NAME', `createAppServer: ${kind} '${key}' is already registered`, { name: key })
     names.add(key)
   }
 
-  const registerTool = (toolName: string, config: ToolConfig, handler: ToolHandler, uiMeta: Record<string, unknown>) => {
+  const registerTool = (toolName: string, config: ToolConfig, handler: CheckedHandler, uiMeta: Record<string, unknown>) => {
     const where = `tool('${toolName}')`
     if (typeof toolName !== 'string' || !TOOL_NAME.test(toolName)) invalidOption(where, 'name', 'must be 1-128 letters, digits, _ . or -')
     if (!config || typeof config.description !== 'string') invalidOption(where, 'description', 'is required')
@@ -139,11 +162,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
       ...(outputSchema && { outputSchema }),
     }
     add((server) => {
-      if (inputSchema) server.registerTool(toolName, { ...definition, inputSchema }, (args: unknown, extra: ServerContext) => handler(args, extra))
+      if (inputSchema) server.registerTool(toolName, { ...definition, inputSchema }, (args: unknown, extra: ServerContext) => handler(args as never, extra))
       // The SDK calls a schema-less tool with the context alone; handlers always get (args, extra).
-      else server.registerTool(toolName, definition, (extra: ServerContext) => handler({}, extra))
+      else server.registerTool(toolName, definition, (extra: ServerContext) => handler({} as never, extra))
     })
   }
+
+  // Registering returns the same object: only its type grows by the tool, and no value carries that type.
+  const grown = <T extends ToolSignatures>() => app as AppServer<ToolSignatures> as AppServer<T>
 
   const app: AppServer = {
     name,
@@ -151,14 +177,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
     factory: build,
     tool(toolName, config, handler) {
       registerTool(toolName, config, handler, {})
-      return app
+      return grown()
     },
     appTool(toolName, config, handler) {
       const view = resolveView(name, toolName, config?.view)
       registerTool(toolName, config, handler, { resourceUri: view.uri })
       claim('resource', `resource:${view.uri}`)
       add((server) => registerView(server, `${toolName} view`, view))
-      return app
+      return grown()
     },
     configure(setup) {
       if (typeof setup !== 'function') invalidOption('configure', 'setup', 'must be a function')
@@ -171,7 +197,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       return app
     },
     async listen(listenOptions) {
-      if (closing) throw new AppServerError('NOT_LISTENING', `listen: server '${name}' is closed`, { state: 'closed' })
+      if (closing) throw new DuetError('NOT_LISTENING', `listen: server '${name}' is closed`, { state: 'closed' })
       const { stdio, http, handleSignals = true } = listenOptions ?? {}
       if (!stdio === !http) invalidOption('listen', 'stdio | http', 'needs exactly one of { stdio: true } or { http: { … } }')
       const listening = stdio ? listenStdio(build, () => void app.close()) : await listenHttp(build, http!)
@@ -211,11 +237,11 @@ function isSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && '~standard' in value
 }
 
-function toObjectSchema(where: string, option: string, schema: ToolConfig['inputSchema']): z.ZodObject<any> | undefined {
+function toObjectSchema(where: string, option: string, schema: ToolSchema | undefined): StandardSchemaWithJSON | undefined {
   if (schema === undefined) return undefined
-  if (isSchema(schema)) return schema as z.ZodObject<any>
+  if (isSchema(schema)) return schema as StandardSchemaWithJSON
   if (schema === null || typeof schema !== 'object' || !Object.values(schema).every(isSchema)) {
     invalidOption(where, option, 'must be a zod object schema or a record of zod schemas')
   }
-  return z.object(schema as Record<string, z.ZodType>)
+  return z.object(schema as ZodRawShape)
 }

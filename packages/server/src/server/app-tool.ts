@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { McpServer } from '@modelcontextprotocol/server'
 import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server'
-import { AppServerError, invalidOption } from './errors.js'
+import { DuetError, invalidOption } from './errors.js'
 
 /** Content Security Policy domains a view needs beyond the host's strict default (MCP Apps `McpUiResourceCsp`). */
 export interface ViewCsp {
@@ -58,7 +58,8 @@ export function resolveView(serverName: string, toolName: string, view: ViewConf
   if (!view || typeof view !== 'object') invalidOption(where, 'view', 'is required: { file } or { html }')
   if ((view.file === undefined) === (view.html === undefined)) invalidOption(where, 'view', 'needs exactly one of file or html')
   const uri = view.uri ?? `ui://${serverName}/${toolName}.html`
-  if (typeof uri !== 'string' || !/^ui:\/\/[^/\s]+\/\S*$/.test(uri)) invalidOption(where, 'view.uri', `must be a ui://<host>/<path> URI, got ${JSON.stringify(uri)}`)
+  if (typeof uri !== 'string' || !/^ui:\/\/[^/\s]+\/\S*$/.test(uri))
+    invalidOption(where, 'view.uri', `must be a ui://<host>/<path> URI, got ${JSON.stringify(uri)}`)
   if (view.prefersBorder !== undefined && typeof view.prefersBorder !== 'boolean') invalidOption(where, 'view.prefersBorder', 'must be a boolean')
   if (view.domain !== undefined && typeof view.domain !== 'string') invalidOption(where, 'view.domain', 'must be a string')
 
@@ -80,7 +81,7 @@ export function resolveView(serverName: string, toolName: string, view: ViewConf
     ui,
     async read() {
       const text = await html()
-      if (typeof text !== 'string') throw new AppServerError('VIEW_UNAVAILABLE', `The view function for ${uri} returned ${typeof text}, not an HTML string`, { uri })
+      if (typeof text !== 'string') throw new DuetError('VIEW_UNAVAILABLE', `The view function for ${uri} returned ${typeof text}, not an HTML string`, { uri })
       return text
     },
   }
@@ -100,7 +101,7 @@ async function readViewFile(uri: string, file: string): Promise<string> {
     return await readFile(file, 'utf8')
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist (build the view first?)' : `cannot be read: ${(err as Error).message}`
-    throw new AppServerError('VIEW_UNAVAILABLE', `View file for ${uri} ${reason}: ${file}`, { uri, file })
+    throw new DuetError('VIEW_UNAVAILABLE', `View file for ${uri} ${reason}: ${file}`, { uri, file })
   }
 }
 

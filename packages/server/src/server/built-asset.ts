@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { AppServerError } from './errors.js'
+import { DuetError } from './errors.js'
 
 const cache = new Map<string, string>()
 
@@ -23,7 +23,11 @@ export function readBuiltAsset(name: string): string {
   }
   const file = candidates.find((f) => existsSync(f))
   if (!file) {
-    throw new AppServerError('NOT_BUILT', `@duetkit/server: the built asset ${name} is missing (looked in ${candidates.join(', ')}); run \`npm run build\` in the package, or reinstall it.`, { name })
+    throw new DuetError(
+      'NOT_BUILT',
+      `@duetkit/server: the built asset ${name} is missing (looked in ${candidates.join(', ')}); run \`npm run build\` in the package, or reinstall it.`,
+      { name },
+    )
   }
   const text = readFileSync(file, 'utf8')
   cache.set(name, text)

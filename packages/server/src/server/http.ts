@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, type McpServerFactory } from '@modelcontextprotocol/server'
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node'
-import { AppServerError, invalidOption } from './errors.js'
+import { DuetError, invalidOption } from './errors.js'
 
 /** Options of the Streamable HTTP listener. */
 export interface HttpListenOptions {
@@ -75,7 +75,7 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   await new Promise<void>((resolve, reject) => {
     const failed = (err: NodeJS.ErrnoException) => {
       const hint = err.code === 'EADDRINUSE' ? 'is in use; pick another port (0 picks a free one)' : `cannot be bound: ${err.message}`
-      reject(new AppServerError('LISTEN_FAILED', `listen: ${host}:${port} ${hint}`, { host, port, cause: err.code }))
+      reject(new DuetError('LISTEN_FAILED', `listen: ${host}:${port} ${hint}`, { host, port, cause: err.code }))
     }
     server.once('error', failed)
     server.listen(port, host, () => {

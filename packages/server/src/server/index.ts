@@ -11,8 +11,23 @@ export type {
   ToolHandler,
   ToolVisibility,
 } from './app-server.js'
+export type {
+  NoArgs,
+  NoTools,
+  SchemaInput,
+  SchemaOutput,
+  StructuredOf,
+  ToolArgs,
+  ToolResult,
+  ToolSchema,
+  ToolSignatureOf,
+  WithTool,
+  ZodRawShape,
+} from './tool-types.js'
 export type { ViewConfig, ViewCsp, ViewPermissions, ViewUiMeta } from './app-tool.js'
 export type { HttpListenOptions } from './http.js'
-export { AppServerError } from './errors.js'
-export type { AppServerErrorCode } from './errors.js'
+// Errors: the same class and codes as the view side, and the one tool-error shape.
+export { DuetError, ErrorCodes, isDuetError } from 'duetkit/protocol'
+export type { ErrorCode, ErrorData } from 'duetkit/protocol'
+export { guarded, toolError } from './tool-error.js'
 export { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'

@@ -12,7 +12,7 @@ afterEach(async () => {
   cleanup = []
 })
 
-it('duet serve\'s assembly carries the agent-apps tools and recipe prompts next to the channel tools', async () => {
+it("duet serve's assembly carries the agent-apps tools and recipe prompts next to the channel tools", async () => {
   const tmp = tempDataDir()
   cleanup.push(tmp.remove)
   const app = await createAgentAppsServer({ dataDir: tmp.dir })
@@ -24,7 +24,20 @@ it('duet serve\'s assembly carries the agent-apps tools and recipe prompts next 
   cleanup.push(() => client.close())
 
   const names = (await client.listTools()).tools.map((t) => t.name)
-  expect(names).toEqual(expect.arrayContaining(['open_channel', 'notify_ui', 'save_app', 'load_app', 'put_app_data', 'get_app_data', 'write_server_log', 'tail_server_log', 'list_recipes', 'get_recipe']))
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'open_channel',
+      'notify_ui',
+      'save_app',
+      'load_app',
+      'put_app_data',
+      'get_app_data',
+      'write_server_log',
+      'tail_server_log',
+      'list_recipes',
+      'get_recipe',
+    ]),
+  )
   expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('getting-started')
   expect(client.getInstructions()).toMatch(/get_recipe/)
   expect(existsSync(join(tmp.dir, 'apps.db'))).toBe(true)

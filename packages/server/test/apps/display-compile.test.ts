@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compileComponent, type CompileProblem } from '../../src/apps/compile-component.js'
-import { AgentAppsError } from '../../src/apps/errors.js'
+import { DuetError } from 'duetkit/protocol'
 
 const COUNTER = `import { xs } from 'duetkit'
 
@@ -13,18 +13,18 @@ Counter.model = { INC: (state) => ({ n: state.n + 1 }) }
 export default Counter
 `
 
-async function problemsOf(source: string): Promise<{ err: AgentAppsError; problems: CompileProblem[] }> {
+async function problemsOf(source: string): Promise<{ err: DuetError; problems: CompileProblem[] }> {
   try {
     await compileComponent(source)
   } catch (err) {
-    expect(err).toBeInstanceOf(AgentAppsError)
-    return { err: err as AgentAppsError, problems: (err as AgentAppsError).data!.problems as CompileProblem[] }
+    expect(err).toBeInstanceOf(DuetError)
+    return { err: err as DuetError, problems: (err as DuetError).data!.problems as CompileProblem[] }
   }
   throw new Error('expected a compile error')
 }
 
 describe('compileComponent', () => {
-  it('compiles JSX into one script that takes duet from the shell and mounts the default export', async () => {
+  it('compiles JSX into one script that takes duetkit from the shell and mounts the default export', async () => {
     const { script } = await compileComponent(COUNTER)
     expect(script).toContain('globalThis.__duetModules["duetkit"]')
     expect(script).toContain('globalThis.__duetModules["duetkit/jsx-runtime"]')
@@ -48,7 +48,7 @@ describe('compileComponent', () => {
     expect(problems[0].text).toMatch(/closing "div" tag/)
   })
 
-  it('refuses imports other than duet and duet/mcp, naming the import and its line', async () => {
+  it('refuses imports other than duetkit and duetkit/mcp, naming the import and its line', async () => {
     for (const spec of ['react', './helpers.js', 'https://cdn.jsdelivr.net/npm/lodash', 'node:fs', '../../../etc/passwd']) {
       const { problems } = await problemsOf(`import x from '${spec}'\nexport default function V() { return <p>{String(x)}</p> }\n`)
       expect(problems[0]).toMatchObject({ line: 1 })
@@ -60,7 +60,7 @@ describe('compileComponent', () => {
     expect(required.problems[0].text).toContain('Cannot import "fs"')
   })
 
-  it('refuses a name duet does not export, and a module without a default export', async () => {
+  it('refuses a name duetkit does not export, and a module without a default export', async () => {
     const missing = await problemsOf(`import { useState } from 'duetkit'\nexport default function V() { return <p>{useState}</p> }\n`)
     expect(missing.problems[0]).toMatchObject({ line: 1 })
     expect(missing.problems[0].text).toMatch(/useState/)
@@ -69,7 +69,9 @@ describe('compileComponent', () => {
   })
 
   it('accepts TypeScript annotations and type-only imports', async () => {
-    const { script } = await compileComponent(`import type { Component } from 'duetkit'\nconst V: Component<{ n: number }> = ({ state }) => <p>{state.n}</p>\nV.initialState = { n: 1 }\nexport default V\n`)
+    const { script } = await compileComponent(
+      `import type { Component } from 'duetkit'\nconst V: Component<{ n: number }> = ({ state }) => <p>{state.n}</p>\nV.initialState = { n: 1 }\nexport default V\n`,
+    )
     expect(script).toContain('__duetMount')
   })
 

@@ -10,7 +10,9 @@ import { SHOTS_DIR as SHOTS } from '../../../../test/support/shots.js'
 let bin: Promise<string> | undefined
 /** The `duet` CLI bundled from source, once per test file; `$DUET_BIN` names a built one instead (the bench uses dist). */
 export function duetBin(): Promise<string> {
-  bin ??= process.env.DUET_BIN ? Promise.resolve(process.env.DUET_BIN) : bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-display')
+  bin ??= process.env.DUET_BIN
+    ? Promise.resolve(process.env.DUET_BIN)
+    : bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-display')
   return bin
 }
 
@@ -59,16 +61,25 @@ export async function connectHttp(url: string, name: string): Promise<Client> {
 }
 
 /** `duet wait <id>` as an agent would run it in the background; resolves with its exit code and output. */
-export function spawnWait(id: string, dataDir: string, timeoutSeconds = 60): Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }> {
-  return duetBin().then((file) => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, 'wait', id, '--data-dir', dataDir, '--timeout', String(timeoutSeconds)], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.on('data', (c) => (stdout += c))
-    child.stderr!.on('data', (c) => (stderr += c))
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stdout, stderr, exitedAt: Date.now() }))
-  }))
+export function spawnWait(
+  id: string,
+  dataDir: string,
+  timeoutSeconds = 60,
+): Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }> {
+  return duetBin().then(
+    (file) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [file, 'wait', id, '--data-dir', dataDir, '--timeout', String(timeoutSeconds)], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+        let stdout = ''
+        let stderr = ''
+        child.stdout!.on('data', (c) => (stdout += c))
+        child.stderr!.on('data', (c) => (stderr += c))
+        child.on('error', reject)
+        child.on('exit', (code) => resolve({ code, stdout, stderr, exitedAt: Date.now() }))
+      }),
+  )
 }
 
 /**
@@ -79,9 +90,9 @@ export async function openServerView(browser: Browser, hostClient: Client, uri: 
   const { contents } = await hostClient.readResource({ uri })
   const viewHtml = (contents[0] as { text: string }).text
   const host = await openHostPage(browser, { viewHtml, proxy: options.proxy ?? false })
-  const appTools = new Set((await hostClient.listTools()).tools
-    .filter((t) => ((t._meta as any)?.ui?.visibility ?? ['model', 'app']).includes('app'))
-    .map((t) => t.name))
+  const appTools = new Set(
+    (await hostClient.listTools()).tools.filter((t) => ((t._meta as any)?.ui?.visibility ?? ['model', 'app']).includes('app')).map((t) => t.name),
+  )
   await host.page.exposeFunction('__duetForwardToolCall', async (name: string, args: Record<string, unknown>) => {
     // A host must refuse a view's call to a tool that is not visible to apps.
     if (!appTools.has(name)) return { isError: true, content: [{ type: 'text', text: `Tool ${name} is not available to apps` }] }
@@ -98,7 +109,12 @@ export async function openServerView(browser: Browser, hostClient: Client, uri: 
 }
 
 /** What a host does once the agent's tool call has returned: tool input, then the result (optionally without `_meta`). */
-export async function deliverToolCall(host: HostPage, args: Record<string, unknown>, result: Record<string, unknown>, options: { stripMeta?: boolean } = {}): Promise<void> {
+export async function deliverToolCall(
+  host: HostPage,
+  args: Record<string, unknown>,
+  result: Record<string, unknown>,
+  options: { stripMeta?: boolean } = {},
+): Promise<void> {
   await host.initialized()
   await host.sendToolInput(args)
   const { _meta, ...rest } = result
@@ -113,18 +129,21 @@ export function shotPath(name: string): string {
 
 /** Selects `words` inside the passage `id` with a real DOM selection, as a user's drag would. */
 export async function selectWords(frame: Frame, id: string, words: string) {
-  await frame.evaluate(([pid, text]) => {
-    const passage = document.getElementById(pid)!
-    const node = passage.firstChild as Text
-    const start = node.data.indexOf(text)
-    if (start < 0) throw new Error(`"${text}" is not in #${pid}`)
-    const range = document.createRange()
-    range.setStart(node, start)
-    range.setEnd(node, start + text.length)
-    document.getSelection()!.removeAllRanges()
-    document.getSelection()!.addRange(range)
-    passage.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-  }, [id, words] as const)
+  await frame.evaluate(
+    ([pid, text]) => {
+      const passage = document.getElementById(pid)!
+      const node = passage.firstChild as Text
+      const start = node.data.indexOf(text)
+      if (start < 0) throw new Error(`"${text}" is not in #${pid}`)
+      const range = document.createRange()
+      range.setStart(node, start)
+      range.setEnd(node, start + text.length)
+      document.getSelection()!.removeAllRanges()
+      document.getSelection()!.addRange(range)
+      passage.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
+    },
+    [id, words] as const,
+  )
 }
 
 /** Selects words in a passage of the reader and asks about them in its ask box. */

@@ -11,7 +11,7 @@ it('the declaration-reader recipe is the reader example as it is now (regenerate
   expect(readFileSync(recipePath, 'utf8')).toBe(recipeFile())
 })
 
-it("the reader module compiles for display_component, importing nothing but duet", async () => {
+it('the reader module compiles for display_component, importing nothing but duetkit', async () => {
   const source: string = readerModuleSource()
   expect(source.match(/^import .*$/gm)).toEqual(["import { xs } from 'duetkit'"])
   const { script } = await compileComponent(source)

@@ -14,8 +14,12 @@ export default Counter
 `
 
 let server: DisplayServer
-beforeEach(async () => { server = await startDisplayServer() })
-afterEach(async () => { await server.close() })
+beforeEach(async () => {
+  server = await startDisplayServer()
+})
+afterEach(async () => {
+  await server.close()
+})
 
 describe('the display tools in the listing', () => {
   it('point display_ui_to_user, display_component and load_app at the one shell resource', async () => {

@@ -136,22 +136,24 @@ describe('display_ui_to_user end to end', () => {
     await frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'Yes.', undefined, { timeout: 20_000 })
   })
 
-  it('window.duet reports bad calls as rejections instead of failing silently', { timeout: 60_000 }, async () => {
+  it('window.duet reports bad calls as coded DuetError rejections instead of failing silently', { timeout: 60_000 }, async () => {
     const { frame } = await show('display_ui_to_user', { html: '<p id="ok">ready</p>' })
     await frame.waitForSelector('#ok')
     const outcome = await frame.evaluate(async () => {
       const duet = (window as any).duet
-      const results: string[] = []
-      await duet.callTool('no_such_tool', {}).catch((e: Error) => results.push(`tool: ${e.message}`))
-      await duet.callTool('get_app_data', { app: '../x', key: 'k' }).catch((e: Error) => results.push(`bad key: ${e.message}`))
-      await duet.notifyAgent('').catch((e: Error) => results.push(`event: ${e.message}`))
-      results.push(`channel: ${await duet.ready}`)
-      return results
+      const caught = (e: Error & { code?: unknown }) => ({ name: e.name, code: e.code, message: e.message })
+      return {
+        tool: await duet.callTool('no_such_tool', {}).catch(caught),
+        badKey: await duet.callTool('get_app_data', { app: '../x', key: 'k' }).catch(caught),
+        event: await duet.notifyAgent('').catch(caught),
+        channel: await duet.ready,
+      }
     })
-    expect(outcome[0]).toMatch(/^tool: .*no_such_tool/)
-    expect(outcome[1]).toMatch(/^bad key: INVALID_NAME/)
-    expect(outcome[2]).toMatch(/^event: duet.notifyAgent\(event\) must be a non-empty string/)
-    expect(outcome[3]).toMatch(/^channel: [A-Za-z0-9_-]{20,}$/)
+    // A host's refusal is a tool error without a Duet code; a Duet tool's error keeps its own code.
+    expect(outcome.tool).toMatchObject({ name: 'DuetError', code: 'TOOL_FAILED', message: expect.stringMatching(/no_such_tool/) })
+    expect(outcome.badKey).toEqual({ name: 'DuetError', code: 'INVALID_NAME', message: expect.stringMatching(/^app '\.\.\/x' is not a valid app name/) })
+    expect(outcome.event).toEqual({ name: 'DuetError', code: 'INVALID_ARGUMENT', message: 'duet.notifyAgent(event) must be a non-empty string' })
+    expect(outcome.channel).toMatch(/^[A-Za-z0-9_-]{20,}$/)
   })
 
   it("window.duet's host calls reach the host, and the theme follows the host's", { timeout: 60_000 }, async () => {
@@ -202,7 +204,10 @@ describe('display_component end to end', () => {
     await askAbout(frame, 'truths', 'unalienable Rights', 'Which rights?')
     const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { thread_id: 't1', quote: 'unalienable Rights', paragraph_id: 'truths' } }])
-    await agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { thread_id: 't1', text: 'Life, Liberty and the pursuit of Happiness.' } } })
+    await agent.callTool({
+      name: 'notify_ui',
+      arguments: { channel_id: channel, event: 'answer', data: { thread_id: 't1', text: 'Life, Liberty and the pursuit of Happiness.' } },
+    })
     await frame.waitForSelector('#truths + .margin .thread.answered')
     expect(await frame.textContent('#truths + .margin .message.agent .text')).toBe('Life, Liberty and the pursuit of Happiness.')
   })
@@ -231,8 +236,7 @@ describe('saved apps and stale channels in the browser', () => {
     // The old copy is still listening on its own channel: a message there arrives, the new one never did.
     await agent.callTool({ name: 'notify_ui', arguments: { channel_id: first.channel, event: 'answer', data: { text: 'For the old copy' } } })
     await first.frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'For the old copy', undefined, { timeout: 20_000 })
-    const oldAnswers = (await first.host.log())
-      .filter((e) => e.dir === 'host->view' && JSON.stringify(e.data).includes('For the new copy'))
+    const oldAnswers = (await first.host.log()).filter((e) => e.dir === 'host->view' && JSON.stringify(e.data).includes('For the new copy'))
     expect(oldAnswers).toEqual([])
 
     // Asking in the new copy reaches the new channel only.

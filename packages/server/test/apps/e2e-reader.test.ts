@@ -70,9 +70,15 @@ it('two threads: each question reaches the agent with its passage, and each answ
   await askAbout(frame, 'truths', 'all men are created equal', 'Who counted as men?')
   await askAbout(frame, 'preamble', 'dissolve the political bands', 'Which bands?')
   const [first, second] = await questions(channel, 2)
-  expect(first).toMatchObject({ event: 'ask', data: { thread_id: 't1', quote: 'all men are created equal', question: 'Who counted as men?', paragraph_id: 'truths', history: [] } })
+  expect(first).toMatchObject({
+    event: 'ask',
+    data: { thread_id: 't1', quote: 'all men are created equal', question: 'Who counted as men?', paragraph_id: 'truths', history: [] },
+  })
   expect(first.data.paragraph).toMatch(/^We hold these truths/)
-  expect(second).toMatchObject({ event: 'ask', data: { thread_id: 't2', quote: 'dissolve the political bands', question: 'Which bands?', paragraph_id: 'preamble' } })
+  expect(second).toMatchObject({
+    event: 'ask',
+    data: { thread_id: 't2', quote: 'dissolve the political bands', question: 'Which bands?', paragraph_id: 'preamble' },
+  })
 
   // Answered out of order: each answer still finds its thread.
   await answer(channel, 't2', 'The ties of allegiance to the British Crown.')

@@ -17,7 +17,11 @@ export interface Connected {
 }
 
 /** A real app server with the agent-apps tools over a real SQLite file, and an SDK client on it. */
-export async function connect(dataDir: string, options: Omit<AgentAppToolsOptions, 'dataDir'> = {}, setup?: (app: AppServer, store: AppStore) => void): Promise<Connected> {
+export async function connect(
+  dataDir: string,
+  options: Omit<AgentAppToolsOptions, 'dataDir'> = {},
+  setup?: (app: AppServer, store: AppStore) => void,
+): Promise<Connected> {
   const app = createAppServer({ name: 'duet-apps-test', version: '0.0.0' })
   const store = registerAgentAppTools(app, { dataDir, ...options })
   setup?.(app, store)

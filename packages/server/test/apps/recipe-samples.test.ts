@@ -67,9 +67,11 @@ describe('jsx duet-component samples render and behave', () => {
       await t.simulateEvent('.passage', 'click', { data: { id: 'p2' } })
       await t.simulateEvent('.question', 'input', { value: 'Who is "men"?' })
       await t.simulateEvent('.ask', 'click')
-      expect(t.requests('MCP').at(-1)).toMatchObject({ notifyAgent: { event: 'ask', data: { thread_id: 't1', question: 'Who is "men"?', quote: expect.stringContaining('self-evident') } } })
+      expect(t.requests('MCP').at(-1)).toMatchObject({
+        notifyAgent: { event: 'ask', data: { thread_id: 't1', question: 'Who is "men"?', quote: expect.stringContaining('self-evident') } },
+      })
       await t.simulateAction('MESSAGE', { id: '1', event: 'answer', data: { thread_id: 't1', text: 'Everyone, in its ideal.' } })
-      expect(t.state.threads[0].messages.map((m: { from: string }) => m.from)).toEqual(['user', 'agent'])
+      expect((t.state as { threads: { messages: { from: string }[] }[] }).threads[0].messages.map((m) => m.from)).toEqual(['user', 'agent'])
       expect(t.html()).toContain('Everyone, in its ideal.')
     },
     async Viewer(t) {
@@ -85,7 +87,10 @@ describe('jsx duet-component samples render and behave', () => {
     async Capabilities(t) {
       await t.simulateAction('HOST', { hostInfo: { name: 'TestHost', version: '2' }, hostCapabilities: { downloadFile: {} } })
       await serveToolCalls(t)
-      expect((await server.call('tail_server_log', { n: 1 })).structuredContent.entries[0]).toMatchObject({ message: 'host capabilities', data: { downloadFile: {} } })
+      expect((await server.call('tail_server_log', { n: 1 })).structuredContent.entries[0]).toMatchObject({
+        message: 'host capabilities',
+        data: { downloadFile: {} },
+      })
       await t.simulateAction('CONTEXT', { theme: 'dark', availableDisplayModes: ['inline', 'fullscreen'] })
       await t.simulateEvent('.full', 'click')
       expect(t.requests('MCP').at(-1)).toEqual({ displayMode: 'fullscreen' })
@@ -101,7 +106,12 @@ describe('jsx duet-component samples render and behave', () => {
       await t.simulateAction('SELECT', { paragraph: 'truths', quote: 'all men are created equal' })
       await t.simulateEvent('.question', 'input', { value: 'Who counted?' })
       await t.simulateEvent('.ask', 'click')
-      expect(t.requests('MCP').at(-1)).toMatchObject({ notifyAgent: { event: 'ask', data: { thread_id: 't1', quote: 'all men are created equal', question: 'Who counted?', paragraph_id: 'truths', history: [] } } })
+      expect(t.requests('MCP').at(-1)).toMatchObject({
+        notifyAgent: {
+          event: 'ask',
+          data: { thread_id: 't1', quote: 'all men are created equal', question: 'Who counted?', paragraph_id: 'truths', history: [] },
+        },
+      })
       await t.simulateAction('MESSAGE', { id: '1', event: 'answer', data: { thread_id: 't1', text: 'Property-owning men, then.' } })
       expect(t.html()).toContain('Property-owning men, then.')
     },
@@ -109,12 +119,13 @@ describe('jsx duet-component samples render and behave', () => {
       await t.simulateAction('MESSAGE', { id: '1', event: 'add', data: 'Buy milk' })
       await t.simulateEvent('.done', 'change', { data: { id: '1' } })
       expect(t.requests('MCP').at(-1)).toEqual({ notifyAgent: { event: 'done', data: { id: '1', text: 'Buy milk' } } })
-      expect(t.state.items[0].done).toBe(true)
+      expect((t.state as { items: { done: boolean }[] }).items[0].done).toBe(true)
     },
   }
 
   it.each(byKind('duet-component').map((s) => [label(s), s] as const))('%s', async (_, sample) => {
-    for (const [, from] of sample.code.matchAll(/^\s*import\s.*from\s+'([^']+)'/gm)) expect(['duetkit', 'duetkit/mcp'], 'display_component imports').toContain(from)
+    for (const [, from] of sample.code.matchAll(/^\s*import\s.*from\s+'([^']+)'/gm))
+      expect(['duetkit', 'duetkit/mcp'], 'display_component imports').toContain(from)
     const Component = await importComponent(sample)
     expect(typeof Component, 'default export is the view').toBe('function')
     expect(Component.initialState).toBeDefined()
@@ -185,7 +196,14 @@ describe('sh samples are valid duet invocations', () => {
     }
     return modules[name]?.()
   }
-  const lines = byKind('').filter((s) => s.lang === 'sh').flatMap((s) => s.code.split('\n').filter((l) => l.trim()).map((line) => ({ s, line })))
+  const lines = byKind('')
+    .filter((s) => s.lang === 'sh')
+    .flatMap((s) =>
+      s.code
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((line) => ({ s, line })),
+    )
 
   it.each(lines.map(({ s, line }) => [`${label(s)}: ${line}`, line] as const))('%s', async (_, line) => {
     const [program, name, ...args] = shellWords(line)
@@ -208,5 +226,4 @@ describe('sh samples are valid duet invocations', () => {
       expect(await channels.peek(channel, 'app-to-agent'), 'the watcher consumes nothing').toBe(1)
     }
   })
-
 })

@@ -29,9 +29,15 @@ export function samplesOf(recipe: string, text: string): Sample[] {
 export async function importComponent(sample: Sample): Promise<Component> {
   const { script } = await compileComponent(sample.code)
   const scope = globalThis as Record<string, unknown>
-  scope[SHARED_MODULES_GLOBAL] = { duetkit: await import('duetkit'), 'duetkit/jsx-runtime': await import('duetkit/jsx-runtime'), 'duetkit/mcp': await import('duetkit/mcp') }
+  scope[SHARED_MODULES_GLOBAL] = {
+    duetkit: await import('duetkit'),
+    'duetkit/jsx-runtime': await import('duetkit/jsx-runtime'),
+    'duetkit/mcp': await import('duetkit/mcp'),
+  }
   let mounted: Component | undefined
-  scope[MOUNT_GLOBAL] = (component: Component) => { mounted = component }
+  scope[MOUNT_GLOBAL] = (component: Component) => {
+    mounted = component
+  }
   try {
     runInThisContext(script, { filename: `${sample.recipe}-${sample.index}.js` })
   } finally {

@@ -1,27 +1,31 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
-import { AgentAppsError, openAppStore, type AppStore } from '../../src/apps/index.js'
+import { DuetError } from 'duetkit/protocol'
+import { openAppStore, type AppStore } from '../../src/apps/index.js'
 import { tempDataDir } from './harness.js'
 
 let tmp: ReturnType<typeof tempDataDir>
 let store: AppStore
 beforeEach(() => {
   tmp = tempDataDir()
-  store = openAppStore({ dataDir: tmp.dir, limits: { maxValueBytes: 4096, maxKeysPerApp: 3, maxRenders: 3, maxSavedApps: 2, maxLogRows: 5, maxPageBytes: 200 } })
+  store = openAppStore({
+    dataDir: tmp.dir,
+    limits: { maxValueBytes: 4096, maxKeysPerApp: 3, maxRenders: 3, maxSavedApps: 2, maxLogRows: 5, maxPageBytes: 200 },
+  })
 })
 afterEach(() => {
   store.close()
   tmp.remove()
 })
 
-function caught(fn: () => unknown): AgentAppsError {
+function caught(fn: () => unknown): DuetError {
   try {
     fn()
   } catch (err) {
-    if (err instanceof AgentAppsError) return err
+    if (err instanceof DuetError) return err
     throw err
   }
-  throw new Error('expected an AgentAppsError')
+  throw new Error('expected a DuetError')
 }
 
 describe('openAppStore options', () => {
@@ -32,10 +36,10 @@ describe('openAppStore options', () => {
     expect(() => openAppStore({ dataDir: tmp.dir, limits: { nope: 1 } as never })).toThrow(/option 'limits.nope' is not a known limit/)
   })
 
-  it('fails with CLOSED after close, and close twice is harmless', () => {
+  it('fails with DISPOSED after close, and close twice is harmless', () => {
     store.close()
     store.close()
-    expect(caught(() => store.listApps()).code).toBe('CLOSED')
+    expect(caught(() => store.listApps())).toMatchObject({ code: 'DISPOSED', message: expect.stringMatching(/is closed; open it again with openAppStore/) })
   })
 
   it('refuses a file written by a newer schema instead of corrupting it', () => {
@@ -43,7 +47,7 @@ describe('openAppStore options', () => {
     const raw = new Database(store.file)
     raw.pragma('user_version = 99')
     raw.close()
-    expect(() => openAppStore({ dataDir: tmp.dir })).toThrow(/newer Duet/)
+    expect(caught(() => openAppStore({ dataDir: tmp.dir }))).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/newer Duet/) })
   })
 })
 
@@ -93,8 +97,14 @@ describe('bad input is refused and nothing is written', () => {
     expect(store.getData('app', 'list').value).toEqual([1, 2])
   })
 
-  it('logs: bad level, empty or long message, big data', () => {
+  it("logs: bad level (also 'warn', which MCP spells 'warning'), empty or long message, big data", () => {
     expect(caught(() => store.log('fatal' as never, 'x')).code).toBe('INVALID_ARGUMENT')
+    expect(caught(() => store.log('warn' as never, 'x'))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'level must be one of debug, info, notice, warning, error, critical, alert, emergency, got "warn"',
+      data: { field: 'level' },
+    })
+    expect(caught(() => store.tail(5, 'warn' as never)).code).toBe('INVALID_ARGUMENT')
     expect(caught(() => store.log('info', '')).code).toBe('TOO_LARGE')
     expect(caught(() => store.log('info', 'x'.repeat(4001))).code).toBe('TOO_LARGE')
     expect(caught(() => store.log('info', 'x', { blob: 'y'.repeat(20_000) })).message).toMatch(/log a summary/)
@@ -125,7 +135,12 @@ describe('renders and saved apps', () => {
     expect(store.loadApp('alpha')).toMatchObject({ kind: 'component', source: 'src', props: { n: 1 } })
     store.saveApp('beta', 'ch-a')
     expect(caught(() => store.saveApp('gamma', 'ch-a')).code).toBe('LIMIT_REACHED')
-    expect(store.listApps().map((a) => a.name).sort()).toEqual(['alpha', 'beta'])
+    expect(
+      store
+        .listApps()
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual(['alpha', 'beta'])
     expect(store.deleteApp('beta')).toBe(true)
     expect(store.deleteApp('beta')).toBe(false)
     const missing = caught(() => store.loadApp('beta'))
@@ -203,5 +218,21 @@ describe('server log', () => {
     expect(store.tail(2).map((e) => e.message)).toEqual(['line 6', 'line 7'])
     expect(store.tail(10, 'error').map((e) => e.message)).toEqual(['line 4', 'line 6'])
     expect(store.tail(1)[0]).toMatchObject({ level: 'info', data: { i: 7 } })
+  })
+
+  it('orders the MCP levels by severity, so a filter keeps its level and every more severe one', () => {
+    for (const level of ['emergency', 'debug', 'warning', 'notice', 'critical'] as const) store.log(level, level)
+    expect(store.tail(10, 'warning').map((e) => e.level)).toEqual(['emergency', 'warning', 'critical'])
+    expect(store.tail(10, 'notice').map((e) => e.level)).toEqual(['emergency', 'warning', 'notice', 'critical'])
+  })
+
+  it("reads a schema-1 file's 'warn' rows as 'warning'", () => {
+    store.close()
+    const raw = new Database(store.file)
+    raw.pragma('user_version = 1')
+    raw.prepare('INSERT INTO server_log (at, level, message) VALUES (?, ?, ?)').run(Date.now(), 'warn', 'old warning')
+    raw.close()
+    store = openAppStore({ dataDir: tmp.dir })
+    expect(store.tail(5, 'warning')).toEqual([expect.objectContaining({ level: 'warning', message: 'old warning' })])
   })
 })

@@ -18,7 +18,12 @@ describe('wrong arguments become tool errors that say what to do', () => {
     expect(name.isError).toBe(true)
     expect(textOf(name)).toMatch(/^INVALID_NAME: name '..\/..\/etc' is not a valid app name/)
     const channel = await server.call('save_app', { name: 'ok', channel_id: 'a/b' })
-    expect(textOf(channel)).toMatch(/BAD_CHANNEL_ID/)
+    expect(textOf(channel)).toMatch(/^BAD_CHANNEL_ID: Invalid channel id "a\/b"/)
+    expect(channel).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: textOf(channel) }],
+      structuredContent: { error: { code: 'BAD_CHANNEL_ID', message: textOf(channel).slice('BAD_CHANNEL_ID: '.length) } },
+    })
     const key = await server.call('put_app_data', { app: 'reader', key: '../secret', value: 1 })
     expect(key).toMatchObject({ isError: true, structuredContent: { error: { code: 'INVALID_NAME' } } })
     const recipe = await server.call('get_recipe', { name: '../../README' })
@@ -81,7 +86,7 @@ describe('the round trips', () => {
     expect(textOf(await server.call('load_app', { name: 'reader' }))).toMatch(/^NOT_FOUND: .*Nothing is saved yet/)
   })
 
-  it('onLoad replaces load_app\'s result, for the display tools to show the app again', async () => {
+  it("onLoad replaces load_app's result, for the display tools to show the app again", async () => {
     await server.close()
     const seen: string[] = []
     server = await connect(tmp.dir, {
@@ -107,22 +112,35 @@ describe('the round trips', () => {
     expect(last.structuredContent).toEqual({ value: ['p4'], offset: 3, total: 4 })
   })
 
-  it('write_server_log from the app, tail_server_log for the agent', async () => {
+  it('write_server_log from the app, tail_server_log for the agent, both on the MCP levels', async () => {
     await server.call('write_server_log', { level: 'info', message: 'started' })
     await server.call('write_server_log', { level: 'error', message: 'page failed', data: { page: 3 } })
     const all = await server.call('tail_server_log', {})
     expect(textOf(all).split('\n')).toEqual([
-      expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z info  started$/),
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z info {2}started$/),
       expect.stringMatching(/error page failed \{"page":3\}$/),
     ])
-    const errors = await server.call('tail_server_log', { n: 5, level: 'warn' })
+    const errors = await server.call('tail_server_log', { n: 5, level: 'warning' })
     expect(errors.structuredContent.entries).toEqual([expect.objectContaining({ level: 'error', message: 'page failed', data: { page: 3 } })])
+    // MCP spells it 'warning': the schema refuses 'warn' and its error lists the levels.
+    const warn = await server.call('write_server_log', { level: 'warn', message: 'x' })
+    expect(warn.isError).toBe(true)
+    expect(textOf(warn)).toMatch(/level.*"debug".*"info".*"notice".*"warning".*"error".*"critical".*"alert".*"emergency"/s)
   })
 
   it('recipes as tools and as prompts', async () => {
     const list = await server.call('list_recipes')
     const names = list.structuredContent.recipes.map((r: { name: string }) => r.name)
-    expect(names).toEqual(['getting-started', 'bidirectional-events', 'duet-components', 'margin-comments', 'declaration-reader', 'content-viewer', 'host-capabilities', 'debugging'])
+    expect(names).toEqual([
+      'getting-started',
+      'bidirectional-events',
+      'duet-components',
+      'margin-comments',
+      'declaration-reader',
+      'content-viewer',
+      'host-capabilities',
+      'debugging',
+    ])
     expect(textOf(await server.call('get_recipe', { name: 'content-viewer' }))).toMatch(/^# Content viewer/)
     const { prompts } = await server.client.listPrompts()
     expect(prompts.map((p) => p.name)).toEqual(names)

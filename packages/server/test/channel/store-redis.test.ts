@@ -4,8 +4,12 @@ import { channelError, describeChannelStore } from './store.case.js'
 import { freePort, startRedis } from './redis-server.js'
 
 let redis: Awaited<ReturnType<typeof startRedis>>
-beforeAll(async () => { redis = await startRedis() })
-afterAll(async () => { await redis?.stop() })
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(async () => {
+  await redis?.stop()
+})
 
 describeChannelStore('redis', (limits) => openChannelStore({ backend: 'redis', url: redis.url, limits }))
 

@@ -48,7 +48,7 @@ describe('sqlite store specifics', () => {
     }
   })
 
-  it('fails with STORE_UNAVAILABLE when the data dir is a file, cannot be created, or holds a corrupt database', async () => {
+  it('fails with STORE_UNAVAILABLE when the data dir is a file, cannot be created, or holds a corrupt database, and with DISPOSED after dispose', async () => {
     const { dir, remove } = tempDir()
     try {
       const file = join(dir, 'not-a-dir')
@@ -75,14 +75,17 @@ describe('sqlite store specifics', () => {
       await store.send('ch-ok', 'app-to-agent', { event: 'e' })
       expect(await store.peek('ch-ok', 'app-to-agent')).toBe(1)
       await store.dispose()
-      expect((await channelError(store.peek('ch-ok', 'app-to-agent'))).code).toBe('STORE_UNAVAILABLE')
+      expect((await channelError(store.peek('ch-ok', 'app-to-agent'))).code).toBe('DISPOSED')
     } finally {
       remove()
     }
   })
 
   it('refuses unknown backends and a redis backend without a URL', async () => {
-    await expect(openChannelStore({ backend: 'mongo' as never })).rejects.toMatchObject({ code: 'BAD_OPTION', message: expect.stringMatching(/options\.backend/) })
-    await expect(openChannelStore({ backend: 'redis' })).rejects.toMatchObject({ code: 'BAD_OPTION', message: expect.stringMatching(/options\.url/) })
+    await expect(openChannelStore({ backend: 'mongo' as never })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringMatching(/options\.backend/),
+    })
+    await expect(openChannelStore({ backend: 'redis' })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringMatching(/options\.url/) })
   })
 })

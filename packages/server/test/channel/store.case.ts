@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { ChannelError, type ChannelLimits, type ChannelStore } from '../../src/channel/index.js'
+import { DuetError } from 'duetkit/protocol'
+import type { ChannelLimits, ChannelStore } from '../../src/channel/index.js'
 
 /**
  * Opens a store on the backend under test. Every call in one suite must reach the same shared data
@@ -11,11 +12,14 @@ let counter = 0
 /** A fresh agent-style channel id, unique across the run. */
 export const freshId = (prefix = 'ch') => `${prefix}-${Date.now()}-${process.pid}-${counter++}`
 
-/** Awaits `promise` and returns the ChannelError it rejects with (fails if it resolves). */
-export async function channelError(promise: Promise<unknown>): Promise<ChannelError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e)
-  expect(err, 'expected a ChannelError').toBeInstanceOf(ChannelError)
-  return err as ChannelError
+/** Awaits `promise` and returns the DuetError it rejects with (fails if it resolves). */
+export async function channelError(promise: Promise<unknown>): Promise<DuetError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(err, 'expected a DuetError').toBeInstanceOf(DuetError)
+  return err as DuetError
 }
 
 const BAD_IDS: unknown[] = ['', '../etc/passwd', 'a/b', 'a b', 'ch.1', 'x'.repeat(65), 'é', '..', 'a\u0000b', 42, null, undefined]
@@ -92,7 +96,7 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect((await store.drain(id, 'app-to-agent', { max: 3 })).map((m) => m.data)).toEqual([0, 1, 2])
       expect(await store.peek(id, 'app-to-agent')).toBe(4)
       expect((await store.drain(id, 'app-to-agent', { max: 10 })).map((m) => m.data)).toEqual([3, 4, 5, 6])
-      await expect(store.drain(id, 'app-to-agent', { max: 0 })).rejects.toMatchObject({ code: 'BAD_OPTION' })
+      await expect(store.drain(id, 'app-to-agent', { max: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', data: { option: 'max' } })
     })
 
     it('opens an id the agent picked on first use', async () => {
@@ -156,21 +160,22 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect((await channelError(store.send(picked, 'app-to-agent', { event: 'x' }))).code).toBe('CHANNEL_CLOSED')
     })
 
-    it('refuses a payload over the limit with PAYLOAD_TOO_LARGE and keeps the channel working', async () => {
+    it('refuses a payload over the limit with TOO_LARGE and keeps the channel working', async () => {
       const store = await make()
       const id = await store.open()
       const limit = 1024 * 1024
       // JSON of a string is the string plus two quotes; the event name counts too.
       const fits = 'x'.repeat(limit - 2 - 1)
       await store.send(id, 'app-to-agent', { event: 'e', data: fits })
-      const err = await channelError(store.send(id, 'app-to-agent', { event: 'e', data: fits + 'x' }))
-      expect(err.code).toBe('PAYLOAD_TOO_LARGE')
+      const err = await channelError(store.send(id, 'app-to-agent', { event: 'e', data: `${fits}x` }))
+      expect(err.code).toBe('TOO_LARGE')
+      expect(err.data).toEqual({ field: 'message', size: 1048577, limit: 1048576 })
       expect(err.message).toMatch(/1048577 bytes.*1048576/)
       const got = await store.drain(id, 'app-to-agent')
       expect(got).toHaveLength(1)
       expect((got[0].data as string).length).toBe(fits.length)
       const small = await make({ maxPayloadBytes: 100 })
-      expect((await channelError(small.send(id, 'app-to-agent', { event: 'e', data: 'y'.repeat(100) }))).code).toBe('PAYLOAD_TOO_LARGE')
+      expect((await channelError(small.send(id, 'app-to-agent', { event: 'e', data: 'y'.repeat(100) }))).code).toBe('TOO_LARGE')
       await small.send(id, 'app-to-agent', { event: 'e', data: 'ok' })
       expect(await small.peek(id, 'app-to-agent')).toBe(1)
     })
@@ -225,7 +230,7 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       const waiting = store.drain(id, 'app-to-agent', { waitMs: 60_000, signal: abort.signal })
       abort.abort()
       expect(await waiting).toEqual([])
-      await expect(store.drain(id, 'app-to-agent', { waitMs: -1 })).rejects.toMatchObject({ code: 'BAD_OPTION' })
+      await expect(store.drain(id, 'app-to-agent', { waitMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTION', data: { option: 'waitMs' } })
     })
 
     it('waitForMail reports the count as soon as mail arrives and consumes nothing', async () => {
@@ -282,8 +287,12 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
     })
 
     it('checks its options once, naming the option', async () => {
-      await expect(make({ maxPending: 0 })).rejects.toMatchObject({ code: 'BAD_OPTION', message: expect.stringMatching(/limits\.maxPending/) })
-      await expect(make({ maxPayloadBytes: 1.5 })).rejects.toMatchObject({ code: 'BAD_OPTION' })
+      await expect(make({ maxPending: 0 })).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringMatching(/limits\.maxPending/),
+        data: { option: 'limits.maxPending' },
+      })
+      await expect(make({ maxPayloadBytes: 1.5 })).rejects.toMatchObject({ code: 'INVALID_OPTION', data: { option: 'limits.maxPayloadBytes' } })
     })
   })
 }

@@ -85,28 +85,34 @@ describe('channel tools', () => {
     const progress: number[] = []
     // Progress comes every 5 s, so mail arrives after the first tick.
     setTimeout(() => void store.send(channel, 'app-to-agent', { event: 'done' }), 6_500)
-    const result = await call('poll_agent_messages', { channel_id: channel, wait_seconds: 30 }, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 })
+    const result = await call(
+      'poll_agent_messages',
+      { channel_id: channel, wait_seconds: 30 },
+      { onprogress: (p) => progress.push(p.progress), timeout: 60_000 },
+    )
     expect((result.structuredContent!.messages as unknown[]).length).toBe(1)
     expect(progress.length).toBeGreaterThanOrEqual(1)
   }, 30_000)
 
-  it('turns bad input into tool errors that say what to do, and keeps serving', async () => {
+  it('turns bad input into tool errors with the code, what went wrong and what to do, text and structured alike, and keeps serving', async () => {
     const channel = await store.open()
-    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, /BAD_CHANNEL_ID: .*letters, digits/],
-      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, /BAD_CHANNEL_ID/],
-      ['notify_agent', { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) }, /PAYLOAD_TOO_LARGE: .*Split it/],
-      ['notify_agent', { channel_id: channel, event: '' }, /BAD_MESSAGE/],
+    const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
+      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, 'BAD_CHANNEL_ID', /^Invalid channel id .*letters, digits/],
+      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, 'BAD_CHANNEL_ID', /^Invalid channel id/],
+      ['notify_agent', { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) }, 'TOO_LARGE', /^The message is \d+ bytes, .*Split it/],
+      ['notify_agent', { channel_id: channel, event: '' }, 'BAD_MESSAGE', /^The event name must be a non-empty string/],
     ]
-    for (const [name, args, pattern] of cases) {
+    for (const [name, args, code, message] of cases) {
       const r = await call(name, args)
       expect(r.isError, name).toBe(true)
-      expect(text(r)).toMatch(pattern)
+      expect(r.structuredContent, name).toEqual({ error: { code, message: expect.stringMatching(message) } })
+      expect(text(r), name).toBe(`${code}: ${(r.structuredContent!.error as { message: string }).message}`)
     }
     await call('close_channel', { channel_id: channel })
     const closed = await call('notify_ui', { channel_id: channel, event: 'e' })
     expect(closed.isError).toBe(true)
-    expect(text(closed)).toMatch(/CHANNEL_CLOSED: .*Open a new channel/)
+    expect(text(closed)).toMatch(/^CHANNEL_CLOSED: .*Open a new channel/)
+    expect(closed.structuredContent).toEqual({ error: { code: 'CHANNEL_CLOSED', message: expect.stringMatching(/Open a new channel/) } })
     // Arguments of the wrong type are refused by the schema, also as a tool error.
     const wrong = await call('poll_agent_messages', { channel_id: 42 })
     expect(wrong.isError).toBe(true)

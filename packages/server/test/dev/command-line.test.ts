@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { splitCommandLine } from '../../src/dev/command-line.js'
 import { parseDevArgs } from '../../src/dev/options.js'
+import { codedError } from '../../../../test/support/coded-error.js'
 
 describe('splitCommandLine', () => {
   it('splits on whitespace and honours quotes and escapes', () => {
@@ -14,8 +15,8 @@ describe('splitCommandLine', () => {
     expect(splitCommandLine('echo "$(whoami)"').args).toEqual(['$(whoami)'])
   })
 
-  it('fails clearly on unbalanced quotes, a trailing backslash and an empty line', () => {
-    expect(() => splitCommandLine('node "oops')).toThrow(/unterminated " quote/)
+  it('fails with USAGE on unbalanced quotes, a trailing backslash and an empty line', () => {
+    expect(() => splitCommandLine('node "oops')).toThrow(codedError('USAGE', /unterminated " quote/))
     expect(() => splitCommandLine('node \\')).toThrow(/lone backslash/)
     expect(() => splitCommandLine('   ')).toThrow(/needs a command/)
   })
@@ -23,7 +24,18 @@ describe('splitCommandLine', () => {
 
 describe('parseDevArgs', () => {
   it('collects several servers of both kinds, the port and the poll interval', () => {
-    const o = parseDevArgs(['--server', 'http://localhost:3001/mcp', '--stdio', 'node a.js --stdio', '--server', 'https://x.dev/mcp', '--port', '6000', '--poll', '500'])
+    const o = parseDevArgs([
+      '--server',
+      'http://localhost:3001/mcp',
+      '--stdio',
+      'node a.js --stdio',
+      '--server',
+      'https://x.dev/mcp',
+      '--port',
+      '6000',
+      '--poll',
+      '500',
+    ])
     expect(o.servers).toEqual([
       { kind: 'http', url: 'http://localhost:3001/mcp' },
       { kind: 'stdio', line: 'node a.js --stdio', command: 'node', args: ['a.js', '--stdio'] },
@@ -33,12 +45,12 @@ describe('parseDevArgs', () => {
     expect(o.pollMs).toBe(500)
   })
 
-  it('rejects bad input naming the flag', () => {
-    expect(() => parseDevArgs([])).toThrow(/at least one --server/)
+  it('rejects bad input with USAGE, naming the flag', () => {
+    expect(() => parseDevArgs([])).toThrow(codedError('USAGE', /at least one --server/))
     expect(() => parseDevArgs(['--server'])).toThrow(/--server needs a value/)
     expect(() => parseDevArgs(['--server', 'localhost:3001'])).toThrow(/only http and https/)
     expect(() => parseDevArgs(['--server', 'not a url'])).toThrow(/not a URL/)
     expect(() => parseDevArgs(['--server', 'http://a/mcp', '--port', 'eighty'])).toThrow(/--port eighty/)
-    expect(() => parseDevArgs(['--server', 'http://a/mcp', '--verbose'])).toThrow(/unknown option --verbose/)
+    expect(() => parseDevArgs(['--server', 'http://a/mcp', '--verbose'])).toThrow(codedError('USAGE', /^unknown option --verbose; see duet dev --help$/))
   })
 })

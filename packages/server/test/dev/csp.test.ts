@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildCsp, cspFromQuery, DEFAULT_CSP } from '../../src/dev/csp.js'
+import { codedError } from '../../../../test/support/coded-error.js'
 
 describe('buildCsp', () => {
   it('uses the spec default when the resource declares no csp', () => {
@@ -10,8 +11,18 @@ describe('buildCsp', () => {
   })
 
   it('adds declared domains to exactly the directives the spec names', () => {
-    const csp = buildCsp({ connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'], frameDomains: ['https://www.youtube.com'], baseUriDomains: ['https://base.example.com'] })
-    const directives = Object.fromEntries(csp.split('; ').map((d) => { const [name, ...rest] = d.split(' '); return [name, rest.join(' ')] }))
+    const csp = buildCsp({
+      connectDomains: ['https://api.example.com'],
+      resourceDomains: ['https://cdn.example.com'],
+      frameDomains: ['https://www.youtube.com'],
+      baseUriDomains: ['https://base.example.com'],
+    })
+    const directives = Object.fromEntries(
+      csp.split('; ').map((d) => {
+        const [name, ...rest] = d.split(' ')
+        return [name, rest.join(' ')]
+      }),
+    )
     expect(directives['connect-src']).toBe('https://api.example.com')
     for (const d of ['script-src', 'style-src', 'img-src', 'font-src', 'media-src']) expect(directives[d]).toContain('https://cdn.example.com')
     expect(directives['script-src']).not.toContain('api.example.com')
@@ -27,8 +38,8 @@ describe('buildCsp', () => {
     expect(csp).toContain('connect-src http://localhost:3001')
   })
 
-  it('rejects values that would inject directives, and says which field', () => {
-    expect(() => buildCsp({ connectDomains: ["https://a.com; script-src 'unsafe-eval'"] })).toThrow(/connectDomains/)
+  it('rejects values that would inject directives with INVALID_CSP, and says which field', () => {
+    expect(() => buildCsp({ connectDomains: ["https://a.com; script-src 'unsafe-eval'"] })).toThrow(codedError('INVALID_CSP', /connectDomains/))
     expect(() => buildCsp({ resourceDomains: ["'unsafe-eval'"] })).toThrow(/resourceDomains/)
     expect(() => buildCsp({ frameDomains: ['https://a.com https://b.com'] })).toThrow(/frameDomains/)
     expect(() => buildCsp({ connectDomains: 'https://a.com' as unknown as string[] })).toThrow(/must be an array/)
@@ -36,8 +47,9 @@ describe('buildCsp', () => {
   })
 
   it('accepts wildcard subdomains, ports and websocket origins', () => {
-    expect(buildCsp({ connectDomains: ['https://*.example.com', 'wss://live.example.com:8443', 'http://127.0.0.1:*'] }))
-      .toContain('connect-src https://*.example.com wss://live.example.com:8443 http://127.0.0.1:*')
+    expect(buildCsp({ connectDomains: ['https://*.example.com', 'wss://live.example.com:8443', 'http://127.0.0.1:*'] })).toContain(
+      'connect-src https://*.example.com wss://live.example.com:8443 http://127.0.0.1:*',
+    )
   })
 
   it('parses the query form the host page sends and reports bad JSON', () => {

@@ -33,7 +33,9 @@ describe('duet dev in Chromium', { timeout: 90_000 }, () => {
     dev = await startDevServer({ servers: [{ kind: 'http', url: fixture.url }], port: 0, pollMs: 300 })
     browser = await launchBrowser()
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-    page.on('response', (r) => { if (r.url().includes('/sandbox.html')) sandboxResponses.push({ url: r.url(), csp: r.headers()['content-security-policy'] }) })
+    page.on('response', (r) => {
+      if (r.url().includes('/sandbox.html')) sandboxResponses.push({ url: r.url(), csp: r.headers()['content-security-policy'] })
+    })
     await page.goto(dev.url)
     await page.waitForFunction(() => (window as unknown as { __duetDev?: { ready: boolean } }).__duetDev?.ready === true, null, WAIT)
   })
@@ -64,12 +66,25 @@ describe('duet dev in Chromium', { timeout: 90_000 }, () => {
     expect(await page.getByTestId('app-frame').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms')
     expect(sandboxResponses.at(-1)?.csp).toBe(DEFAULT_CSP)
     // Under that CSP the view cannot reach the network.
-    const blocked = await view().locator('body').evaluate(() => fetch('http://127.0.0.1:1/').then(() => 'fetched', () => 'blocked'))
+    const blocked = await view()
+      .locator('body')
+      .evaluate(() =>
+        fetch('http://127.0.0.1:1/').then(
+          () => 'fetched',
+          () => 'blocked',
+        ),
+      )
     expect(blocked).toBe('blocked')
 
     await waitText(panel('tool-result'), 'Counter for apples')
     const trace = await panel('trace').innerText()
-    for (const method of ['ui/notifications/sandbox-proxy-ready', 'ui/initialize', 'ui/notifications/tool-input', 'ui/notifications/tool-result', '"tools/call"']) {
+    for (const method of [
+      'ui/notifications/sandbox-proxy-ready',
+      'ui/initialize',
+      'ui/notifications/tool-input',
+      'ui/notifications/tool-result',
+      '"tools/call"',
+    ]) {
       expect(trace).toContain(method)
     }
   })
@@ -101,12 +116,18 @@ describe('duet dev in Chromium', { timeout: 90_000 }, () => {
 
   it('switches theme and the app follows, with the full set of style variables', async () => {
     await page.screenshot({ path: `${SHOTS}/dev-light.png` })
-    const lightBg = await view().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor)
+    const lightBg = await view()
+      .locator('body')
+      .evaluate((b) => getComputedStyle(b).backgroundColor)
     await page.getByTestId('theme-select').selectOption('dark')
     await view().locator('#theme').filter({ hasText: 'dark' }).waitFor(WAIT)
-    const darkBg = await view().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor)
+    const darkBg = await view()
+      .locator('body')
+      .evaluate((b) => getComputedStyle(b).backgroundColor)
     expect(darkBg).not.toBe(lightBg)
-    const varCount = await view().locator('html').evaluate((el) => Array.from(el.style).filter((p) => p.startsWith('--')).length)
+    const varCount = await view()
+      .locator('html')
+      .evaluate((el) => Array.from(el.style).filter((p) => p.startsWith('--')).length)
     expect(varCount).toBe(76)
     await page.screenshot({ path: `${SHOTS}/dev-dark.png` })
   })
@@ -155,7 +176,11 @@ describe('duet dev in Chromium', { timeout: 90_000 }, () => {
 
   it('refuses app calls to tools the app may not use', async () => {
     const answer = await page.evaluate(async () => {
-      const res = await fetch('/api/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ server: 's1', method: 'tools/call', caller: 'app', params: { name: 'model_only_peek', arguments: {} } }) })
+      const res = await fetch('/api/rpc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ server: 's1', method: 'tools/call', caller: 'app', params: { name: 'model_only_peek', arguments: {} } }),
+      })
       return res.json()
     })
     expect(answer.error.code).toBe(-32602)

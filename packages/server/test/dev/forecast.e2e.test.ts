@@ -13,7 +13,7 @@ import { SHOTS_DIR } from '../../../../test/support/shots.js'
 const repo = (p: string) => fileURLToPath(new URL(`../../../../${p}`, import.meta.url))
 const FORECAST_SERVER = repo('examples/forecast/server/server.js')
 const FORECAST_VIEW = repo('examples/forecast/dist/index.html')
-const DUET_BIN = repo('packages/duet/dist/cli/bin.js')
+const DUET_BIN = repo('packages/server/dist/cli/bin.js')
 const ready = existsSync(FORECAST_SERVER) && existsSync(FORECAST_VIEW) && existsSync(DUET_BIN)
 const WAIT = { timeout: 20_000 }
 
@@ -22,13 +22,22 @@ function startListening(args: string[], env: Record<string, string> = {}): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`${args.join(' ')} did not announce a URL: ${err}`)) }, 20_000)
+    const timer = setTimeout(() => {
+      child.kill()
+      reject(new Error(`${args.join(' ')} did not announce a URL: ${err}`))
+    }, 20_000)
     child.stderr!.on('data', (c: Buffer) => {
       err += c.toString('utf8')
       const m = /listening on (http:\/\/\S+)/.exec(err)
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] }) }
+      if (m) {
+        clearTimeout(timer)
+        resolve({ child, url: m[1] })
+      }
     })
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${args.join(' ')} exited ${code}: ${err}`)) })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))
+    })
   })
 }
 
@@ -48,7 +57,13 @@ describe.skipIf(!ready)('duet dev on the forecast example and duet serve', { tim
     forecast = f.child
     const s = await startListening([DUET_BIN, 'serve', '--http', '--port', '0', '--data-dir', dataDir])
     serve = s.child
-    dev = await startDevServer({ servers: [{ kind: 'http', url: f.url }, { kind: 'http', url: s.url }], port: 0 })
+    dev = await startDevServer({
+      servers: [
+        { kind: 'http', url: f.url },
+        { kind: 'http', url: s.url },
+      ],
+      port: 0,
+    })
     browser = await launchBrowser()
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     await page.goto(dev.url)
@@ -89,10 +104,18 @@ describe.skipIf(!ready)('duet dev on the forecast example and duet serve', { tim
     const channel = await page.getByTestId('agent-channel').inputValue()
     expect(channel).not.toBe('')
     // The app's side of the channel, as a view would call it through the host.
-    const app = (name: string, args: Record<string, unknown>) => page.evaluate(async ([n, a]) => {
-      const res = await fetch('/api/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ server: 's2', method: 'tools/call', caller: 'app', params: { name: n, arguments: a } }) })
-      return res.json()
-    }, [name, args] as const)
+    const app = (name: string, args: Record<string, unknown>) =>
+      page.evaluate(
+        async ([n, a]) => {
+          const res = await fetch('/api/rpc', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ server: 's2', method: 'tools/call', caller: 'app', params: { name: n, arguments: a } }),
+          })
+          return res.json()
+        },
+        [name, args] as const,
+      )
     await app('notify_agent', { channel_id: channel, event: 'ask', data: { question: 'umbrella?' } })
     await waitText('agent-inbox', 'umbrella?')
     await page.getByTestId('agent-data').fill('{"text":"yes, take one"}')

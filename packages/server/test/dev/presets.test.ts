@@ -9,7 +9,8 @@ describe('host presets', () => {
 
   it('gives the full host every capability a view can ask for', () => {
     const caps = presetById('full').capabilities
-    for (const key of ['openLinks', 'downloadFile', 'serverTools', 'serverResources', 'logging', 'updateModelContext', 'message']) expect(caps).toHaveProperty(key)
+    for (const key of ['openLinks', 'downloadFile', 'serverTools', 'serverResources', 'logging', 'updateModelContext', 'message'])
+      expect(caps).toHaveProperty(key)
     expect(presetById('full').availableDisplayModes).toEqual(['inline', 'fullscreen', 'pip'])
   })
 
@@ -40,10 +41,13 @@ describe('host style variables', () => {
     const expected = [
       ...groups.flatMap((g) => shades.map((s) => `--color-${g}-${s}`)),
       ...['primary', 'secondary', 'inverse', 'info', 'danger', 'success', 'warning'].map((s) => `--color-ring-${s}`),
-      '--font-sans', '--font-mono', ...['normal', 'medium', 'semibold', 'bold'].map((w) => `--font-weight-${w}`),
+      '--font-sans',
+      '--font-mono',
+      ...['normal', 'medium', 'semibold', 'bold'].map((w) => `--font-weight-${w}`),
       ...['xs', 'sm', 'md', 'lg'].flatMap((s) => [`--font-text-${s}-size`, `--font-text-${s}-line-height`]),
       ...['xs', 'sm', 'md', 'lg', 'xl', '2xl', '3xl'].flatMap((s) => [`--font-heading-${s}-size`, `--font-heading-${s}-line-height`]),
-      ...['xs', 'sm', 'md', 'lg', 'xl', 'full'].map((s) => `--border-radius-${s}`), '--border-width-regular',
+      ...['xs', 'sm', 'md', 'lg', 'xl', 'full'].map((s) => `--border-radius-${s}`),
+      '--border-width-regular',
       ...['hairline', 'sm', 'md', 'lg'].map((s) => `--shadow-${s}`),
     ]
     expect(expected).toHaveLength(76)

@@ -21,8 +21,14 @@ describe('fieldsFromSchema', () => {
   it('maps each property to a control kind, with required, description, options and defaults', () => {
     const fields = fieldsFromSchema(schema)
     expect(fields.map((f) => [f.name, f.kind, f.required])).toEqual([
-      ['city', 'text', true], ['days', 'integer', false], ['scale', 'number', false], ['units', 'enum', false],
-      ['alerts', 'boolean', false], ['confirm', 'boolean', true], ['filters', 'json', false], ['nick', 'text', false],
+      ['city', 'text', true],
+      ['days', 'integer', false],
+      ['scale', 'number', false],
+      ['units', 'enum', false],
+      ['alerts', 'boolean', false],
+      ['confirm', 'boolean', true],
+      ['filters', 'json', false],
+      ['nick', 'text', false],
     ])
     expect(fields[0].description).toBe('Where')
     expect(fields[1].initial).toBe('3')
@@ -39,7 +45,16 @@ describe('argumentsFromValues', () => {
   const fields = fieldsFromSchema(schema)
 
   it('converts values to typed arguments and leaves empty optional fields out', () => {
-    const r = argumentsFromValues(fields, { city: 'Oslo', days: '5', scale: '1.5', units: 'metric', alerts: '', confirm: true, filters: '{"rain":true}', nick: '' })
+    const r = argumentsFromValues(fields, {
+      city: 'Oslo',
+      days: '5',
+      scale: '1.5',
+      units: 'metric',
+      alerts: '',
+      confirm: true,
+      filters: '{"rain":true}',
+      nick: '',
+    })
     expect(r).toEqual({ ok: true, args: { city: 'Oslo', days: 5, scale: 1.5, units: 'metric', confirm: true, filters: { rain: true } } })
   })
 
@@ -53,8 +68,11 @@ describe('argumentsFromValues', () => {
     expect(r.ok).toBe(false)
     if (r.ok) return
     expect(r.errors).toEqual([
-      'city is required', 'days must be a whole number, got 2.5', 'scale must be a number, got "abc"',
-      'units must be one of metric, imperial', 'filters is not valid JSON',
+      'city is required',
+      'days must be a whole number, got 2.5',
+      'scale must be a number, got "abc"',
+      'units must be one of metric, imperial',
+      'filters is not valid JSON',
     ])
   })
 })

@@ -2,20 +2,20 @@ import { afterEach, describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
-import { AppServerError, createAppServer, type AppServer } from '@duetkit/server'
+import { createAppServer, DuetError, type AppServer } from '@duetkit/server'
 import { demoApp } from './demo-app.js'
 
 const noop = async () => ({ content: [] })
 
 /** The error a call throws, so tests can check its code and message together. */
-function thrown(fn: () => unknown): AppServerError {
+function thrown(fn: () => unknown): DuetError {
   try {
     fn()
   } catch (err) {
-    if (err instanceof AppServerError) return err
+    if (err instanceof DuetError) return err
     throw err
   }
-  throw new Error('expected an AppServerError')
+  throw new Error('expected a DuetError')
 }
 
 describe('createAppServer options', () => {
@@ -44,7 +44,9 @@ describe('createAppServer options', () => {
     const app = createAppServer({ name: 'x', version: '1' })
     expect(thrown(() => app.appTool('a', { description: 'd' } as never, noop)).message).toMatch(/appTool\('a'\): option 'view' is required/)
     expect(thrown(() => app.appTool('a', { description: 'd', view: { file: 'a.html', html: '<p>' } }, noop)).message).toMatch(/exactly one of file or html/)
-    expect(thrown(() => app.appTool('a', { description: 'd', view: { html: '<p>', uri: 'https://x/y' } }, noop)).message).toMatch(/option 'view.uri' must be a ui:/)
+    expect(thrown(() => app.appTool('a', { description: 'd', view: { html: '<p>', uri: 'https://x/y' } }, noop)).message).toMatch(
+      /option 'view.uri' must be a ui:/,
+    )
     expect(thrown(() => app.appTool('a', { description: 'd', view: { file: new URL('https://x/y.html') } }, noop)).message).toMatch(/option 'view.file'/)
     expect(thrown(() => app.appTool('a', { description: 'd', view: { html: 42 as never } }, noop)).message).toMatch(/option 'view.html'/)
     expect(thrown(() => app.appTool('a', { description: 'd', view: { html: '<p>', prefersBorder: 'yes' as never } }, noop)).message).toMatch(/prefersBorder/)
@@ -132,7 +134,10 @@ describe('app.mcp and configure', () => {
     const events: string[] = []
     const listening = await app.listen({ http: { port: 0 }, handleSignals: false })
     app.onClose(async () => {
-      const refused = await fetch(listening.url!, { method: 'POST', body: '{}' }).then(() => false, () => true)
+      const refused = await fetch(listening.url!, { method: 'POST', body: '{}' }).then(
+        () => false,
+        () => true,
+      )
       events.push(refused ? 'hook after listener closed' : 'hook while listening')
     })
     await Promise.all([app.close(), app.close()])

@@ -118,7 +118,9 @@ describe('HTTP listener', () => {
       })
 
       it('reports a missing view file as a clear error and keeps serving', async () => {
-        await expect(client.readResource({ uri: 'ui://demo/broken.html' })).rejects.toThrow(/View file for ui:\/\/demo\/broken\.html does not exist \(build the view first\?\)/)
+        await expect(client.readResource({ uri: 'ui://demo/broken.html' })).rejects.toThrow(
+          /View file for ui:\/\/demo\/broken\.html does not exist \(build the view first\?\)/,
+        )
         expect((await client.callTool({ name: 'broken', arguments: {} })).content).toEqual([{ type: 'text', text: 'broken view, fine result' }])
         expect((await client.readResource({ uri: 'ui://demo/show.html' })).contents[0]).toMatchObject({ text: expect.any(String) })
       })
@@ -161,10 +163,14 @@ describe('HTTP listener', () => {
     // fetch forbids setting Host, so speak HTTP through node:http for that one.
     const { request } = await import('node:http')
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
+      const req = request(
+        url,
+        { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
       req.on('error', reject)
       req.end(init)
     })

@@ -47,7 +47,10 @@ describe('stdio', () => {
         const { tools } = await client.listTools()
         expect(tools.find((t) => t.name === 'refresh')?._meta).toEqual({ ui: { visibility: ['app'] } })
         expect((await client.callTool({ name: 'echo', arguments: { text: 'stdio' } })).content).toEqual([{ type: 'text', text: 'echo: stdio' }])
-        const outcome = await client.callTool({ name: 'echo', arguments: {} }).then((r) => JSON.stringify(r), (e: Error) => e.message)
+        const outcome = await client.callTool({ name: 'echo', arguments: {} }).then(
+          (r) => JSON.stringify(r),
+          (e: Error) => e.message,
+        )
         expect(outcome).toMatch(/Input validation error/)
         expect((await client.readResource({ uri: 'ui://demo/show.html' })).contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' })
         if (era === 'modern') expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')

@@ -69,7 +69,10 @@ describe('duet serve', () => {
       // load_app shows the app again on a fresh channel, so it must not claim to be read-only.
       expect(tools.find((t) => t.name === 'load_app')?.annotations?.readOnlyHint).toBe(false)
       const { stdout: help } = await run(['serve', '--help'])
-      expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(help)), 'tools that duet serve --help does not describe').toEqual([])
+      expect(
+        names.filter((name) => !new RegExp(`\\b${name}\\b`).test(help)),
+        'tools that duet serve --help does not describe',
+      ).toEqual([])
       const opened = await client.callTool({ name: 'open_channel', arguments: {} })
       expect(opened.isError).toBeFalsy()
       expect(JSON.stringify(opened.structuredContent ?? opened.content)).toMatch(/channel_id/)

@@ -7,7 +7,10 @@ import type { AgentInstance, AppHandle } from '../../../src/runtime/driver.js'
 import { render, receive, view } from './view-shell.js'
 
 const flushes = new Set<() => void>()
-const flush = () => { render(); for (const l of [...flushes]) l() }
+const flush = () => {
+  render()
+  for (const l of [...flushes]) l()
+}
 
 const card: AgentInstance = {
   id: 'card-1',
@@ -29,16 +32,29 @@ const card: AgentInstance = {
     flush()
   },
 }
-const app: AppHandle = { agents: () => [card], onFlush: (l) => { flushes.add(l); return () => void flushes.delete(l) } }
+const app: AppHandle = {
+  agents: () => [card],
+  onFlush: (l) => {
+    flushes.add(l)
+    return () => void flushes.delete(l)
+  },
+}
 
 const sink$ = Stream.create<unknown>()
-const MCP = makeMcpAppDriver({ appInfo: { name: 'duet-conformance', version: '1.0.0' }, availableDisplayModes: ['inline', 'fullscreen'], tools: agentTools })(sink$, { name: 'MCP', app })
+const MCP = makeMcpAppDriver({ appInfo: { name: 'duet-conformance', version: '1.0.0' }, availableDisplayModes: ['inline', 'fullscreen'], tools: agentTools })(
+  sink$,
+  { name: 'MCP', app },
+)
 
 for (const name of ['tool-input', 'tool-input-partial', 'tool-result', 'tool-cancelled', 'host-context-changed', 'teardown', 'host'] as McpSourceName[]) {
   MCP.select(name).addListener({
     next: (value) => {
       receive(name, value)
-      if (name === 'teardown') queueMicrotask(() => { view.state.result = 'bye'; flush() })
+      if (name === 'teardown')
+        queueMicrotask(() => {
+          view.state.result = 'bye'
+          flush()
+        })
     },
   })
 }
@@ -55,4 +71,7 @@ const REPLY = Symbol.for('duet.reply')
   })
   sink$.shamefullySendNext(value)
 }
-;(window as any).__setTall = (tall: boolean) => { view.state.tall = tall; render() }
+;(window as any).__setTall = (tall: boolean) => {
+  view.state.tall = tall
+  render()
+}

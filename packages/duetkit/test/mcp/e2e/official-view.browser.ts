@@ -12,12 +12,24 @@ app.ontoolinput = (p) => receive('tool-input', p.arguments ?? {})
 app.ontoolinputpartial = (p) => receive('tool-input-partial', p.arguments ?? {})
 app.ontoolresult = (p) => receive('tool-result', p)
 app.ontoolcancelled = (p) => receive('tool-cancelled', p)
-app.onhostcontextchanged = () => { const ctx = app.getHostContext(); theme(ctx); receive('host-context-changed', ctx) }
-app.onteardown = async () => { receive('teardown', {}); view.state.result = 'bye'; render(); return {} }
+app.onhostcontextchanged = () => {
+  const ctx = app.getHostContext()
+  theme(ctx)
+  receive('host-context-changed', ctx)
+}
+app.onteardown = async () => {
+  receive('teardown', {})
+  view.state.result = 'bye'
+  render()
+  return {}
+}
 app.registerTool('card_select', { description: 'Select a day', inputSchema: z.object({ input: z.enum(['Mon', 'Tue', 'Wed']) }) }, async ({ input }: any) => {
   view.state.selected = input
   render()
-  return { content: [{ type: 'text', text: JSON.stringify({ city: view.state.city, selected: input }) }], structuredContent: { city: view.state.city, selected: input } }
+  return {
+    content: [{ type: 'text', text: JSON.stringify({ city: view.state.city, selected: input }) }],
+    structuredContent: { city: view.state.city, selected: input },
+  }
 })
 
 const ok = (value: any, data: unknown) => view.replies.push({ kind: 'ok', action: value.ok, data: JSON.parse(JSON.stringify(data ?? null)) })
@@ -29,18 +41,30 @@ const fail = (value: any, err: any) => view.replies.push({ kind: 'error', action
     let r: unknown
     if ('callTool' in value) r = await app.callServerTool({ name: value.callTool, arguments: value.args ?? {} })
     else if ('message' in value) r = await app.sendMessage({ role: 'user', content: [{ type: 'text', text: value.message }] })
-    else if ('updateModelContext' in value) r = await app.updateModelContext(typeof value.updateModelContext === 'string' ? { content: [{ type: 'text', text: value.updateModelContext }] } : { structuredContent: value.updateModelContext })
+    else if ('updateModelContext' in value)
+      r = await app.updateModelContext(
+        typeof value.updateModelContext === 'string'
+          ? { content: [{ type: 'text', text: value.updateModelContext }] }
+          : { structuredContent: value.updateModelContext },
+      )
     else if ('openLink' in value) r = await app.openLink({ url: value.openLink })
     else if ('displayMode' in value) r = await app.requestDisplayMode({ mode: value.displayMode })
-    else if ('log' in value) r = (await app.sendLog({ level: value.level ?? 'info', data: value.log }), {})
-    else if ('requestTeardown' in value) r = (await app.requestTeardown(), {})
-    else throw new Error('unsupported in the reference view')
+    else if ('log' in value) {
+      await app.sendLog({ level: value.level ?? 'info', data: value.log })
+      r = {}
+    } else if ('requestTeardown' in value) {
+      await app.requestTeardown()
+      r = {}
+    } else throw new Error('unsupported in the reference view')
     ok(value, r)
   } catch (err) {
     fail(value, err)
   }
 }
-;(window as any).__setTall = (tall: boolean) => { view.state.tall = tall; render() }
+;(window as any).__setTall = (tall: boolean) => {
+  view.state.tall = tall
+  render()
+}
 
 app.connect().then(() => {
   const ctx = app.getHostContext()

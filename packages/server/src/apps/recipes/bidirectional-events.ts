@@ -4,7 +4,8 @@ import type { Recipe } from './recipe.js'
 export const bidirectionalEvents: Recipe = {
   name: 'bidirectional-events',
   title: 'Bidirectional events: the app and the agent talk while the app is open',
-  description: 'Talking with an open app: notify_ui and poll_agent_messages, and how to get a turn when the app writes (background duet wait, foreground wait_seconds, scheduled polling).',
+  description:
+    'Talking with an open app: notify_ui and poll_agent_messages, and how to get a turn when the app writes (background duet wait, foreground wait_seconds, scheduled polling).',
   text: `# Bidirectional events: the app and the agent talk while the app is open
 
 The app and you share a channel. Each side writes through one tool and reads through another:

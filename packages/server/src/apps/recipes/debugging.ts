@@ -11,15 +11,16 @@ The app runs in the host's iframe, where you cannot see its console. Give it a w
 
 ## The log back channel
 
-The app writes with \`write_server_log({ level, message, data? })\` (app only; levels \`debug\`,
-\`info\`, \`warn\`, \`error\`); you read the newest lines with \`tail_server_log\`:
+The app writes with \`write_server_log({ level, message, data? })\` (app only; the MCP levels
+\`debug\`, \`info\`, \`notice\`, \`warning\`, \`error\`, \`critical\`, \`alert\`, \`emergency\`; not
+\`warn\`); you read the newest lines with \`tail_server_log\`:
 
 \`\`\`json tool-call
 { "tool": "write_server_log", "arguments": { "level": "error", "message": "page failed to load", "data": { "page": 3 } } }
 \`\`\`
 
 \`\`\`json tool-call
-{ "tool": "tail_server_log", "arguments": { "n": 20, "level": "warn" } }
+{ "tool": "tail_server_log", "arguments": { "n": 20, "level": "warning" } }
 \`\`\`
 
 The log keeps the newest few thousand lines; a message is at most 4000 characters and \`data\` at

@@ -25,40 +25,91 @@ const HEADING = 'In Congress, July 4, 1776'
 
 /** @type {ReadonlyArray<{ id: string, text: string }>} */
 const PARAGRAPHS = Object.freeze([
-  { id: 'preamble', text: 'When in the Course of human events, it becomes necessary for one people to dissolve the political bands which have connected them with another, and to assume among the powers of the earth, the separate and equal station to which the Laws of Nature and of Nature\\u2019s God entitle them, a decent respect to the opinions of mankind requires that they should declare the causes which impel them to the separation.' },
-  { id: 'truths', text: 'We hold these truths to be self-evident, that all men are created equal, that they are endowed by their Creator with certain unalienable Rights, that among these are Life, Liberty and the pursuit of Happiness.\\u2014That to secure these rights, Governments are instituted among Men, deriving their just powers from the consent of the governed,\\u2014That whenever any Form of Government becomes destructive of these ends, it is the Right of the People to alter or to abolish it, and to institute new Government, laying its foundation on such principles and organizing its powers in such form, as to them shall seem most likely to effect their Safety and Happiness.' },
-  { id: 'prudence', text: 'Prudence, indeed, will dictate that Governments long established should not be changed for light and transient causes; and accordingly all experience hath shewn, that mankind are more disposed to suffer, while evils are sufferable, than to right themselves by abolishing the forms to which they are accustomed. But when a long train of abuses and usurpations, pursuing invariably the same Object evinces a design to reduce them under absolute Despotism, it is their right, it is their duty, to throw off such Government, and to provide new Guards for their future security.' },
-  { id: 'sufferance', text: 'Such has been the patient sufferance of these Colonies; and such is now the necessity which constrains them to alter their former Systems of Government. The history of the present King of Great Britain is a history of repeated injuries and usurpations, all having in direct object the establishment of an absolute Tyranny over these States. To prove this, let Facts be submitted to a candid world.' },
+  {
+    id: 'preamble',
+    text: 'When in the Course of human events, it becomes necessary for one people to dissolve the political bands which have connected them with another, and to assume among the powers of the earth, the separate and equal station to which the Laws of Nature and of Nature\\u2019s God entitle them, a decent respect to the opinions of mankind requires that they should declare the causes which impel them to the separation.',
+  },
+  {
+    id: 'truths',
+    text: 'We hold these truths to be self-evident, that all men are created equal, that they are endowed by their Creator with certain unalienable Rights, that among these are Life, Liberty and the pursuit of Happiness.\\u2014That to secure these rights, Governments are instituted among Men, deriving their just powers from the consent of the governed,\\u2014That whenever any Form of Government becomes destructive of these ends, it is the Right of the People to alter or to abolish it, and to institute new Government, laying its foundation on such principles and organizing its powers in such form, as to them shall seem most likely to effect their Safety and Happiness.',
+  },
+  {
+    id: 'prudence',
+    text: 'Prudence, indeed, will dictate that Governments long established should not be changed for light and transient causes; and accordingly all experience hath shewn, that mankind are more disposed to suffer, while evils are sufferable, than to right themselves by abolishing the forms to which they are accustomed. But when a long train of abuses and usurpations, pursuing invariably the same Object evinces a design to reduce them under absolute Despotism, it is their right, it is their duty, to throw off such Government, and to provide new Guards for their future security.',
+  },
+  {
+    id: 'sufferance',
+    text: 'Such has been the patient sufferance of these Colonies; and such is now the necessity which constrains them to alter their former Systems of Government. The history of the present King of Great Britain is a history of repeated injuries and usurpations, all having in direct object the establishment of an absolute Tyranny over these States. To prove this, let Facts be submitted to a candid world.',
+  },
   { id: 'g1', text: 'He has refused his Assent to Laws, the most wholesome and necessary for the public good.' },
-  { id: 'g2', text: 'He has forbidden his Governors to pass Laws of immediate and pressing importance, unless suspended in their operation till his Assent should be obtained; and when so suspended, he has utterly neglected to attend to them.' },
-  { id: 'g3', text: 'He has refused to pass other Laws for the accommodation of large districts of people, unless those people would relinquish the right of Representation in the Legislature, a right inestimable to them and formidable to tyrants only.' },
-  { id: 'g4', text: 'He has called together legislative bodies at places unusual, uncomfortable, and distant from the depository of their public Records, for the sole purpose of fatiguing them into compliance with his measures.' },
+  {
+    id: 'g2',
+    text: 'He has forbidden his Governors to pass Laws of immediate and pressing importance, unless suspended in their operation till his Assent should be obtained; and when so suspended, he has utterly neglected to attend to them.',
+  },
+  {
+    id: 'g3',
+    text: 'He has refused to pass other Laws for the accommodation of large districts of people, unless those people would relinquish the right of Representation in the Legislature, a right inestimable to them and formidable to tyrants only.',
+  },
+  {
+    id: 'g4',
+    text: 'He has called together legislative bodies at places unusual, uncomfortable, and distant from the depository of their public Records, for the sole purpose of fatiguing them into compliance with his measures.',
+  },
   { id: 'g5', text: 'He has dissolved Representative Houses repeatedly, for opposing with manly firmness his invasions on the rights of the people.' },
-  { id: 'g6', text: 'He has refused for a long time, after such dissolutions, to cause others to be elected; whereby the Legislative powers, incapable of Annihilation, have returned to the People at large for their exercise; the State remaining in the mean time exposed to all the dangers of invasion from without, and convulsions within.' },
-  { id: 'g7', text: 'He has endeavoured to prevent the population of these States; for that purpose obstructing the Laws for Naturalization of Foreigners; refusing to pass others to encourage their migrations hither, and raising the conditions of new Appropriations of Lands.' },
+  {
+    id: 'g6',
+    text: 'He has refused for a long time, after such dissolutions, to cause others to be elected; whereby the Legislative powers, incapable of Annihilation, have returned to the People at large for their exercise; the State remaining in the mean time exposed to all the dangers of invasion from without, and convulsions within.',
+  },
+  {
+    id: 'g7',
+    text: 'He has endeavoured to prevent the population of these States; for that purpose obstructing the Laws for Naturalization of Foreigners; refusing to pass others to encourage their migrations hither, and raising the conditions of new Appropriations of Lands.',
+  },
   { id: 'g8', text: 'He has obstructed the Administration of Justice, by refusing his Assent to Laws for establishing Judiciary powers.' },
   { id: 'g9', text: 'He has made Judges dependent on his Will alone, for the tenure of their offices, and the amount and payment of their salaries.' },
   { id: 'g10', text: 'He has erected a multitude of New Offices, and sent hither swarms of Officers to harrass our people, and eat out their substance.' },
   { id: 'g11', text: 'He has kept among us, in times of peace, Standing Armies without the Consent of our legislatures.' },
   { id: 'g12', text: 'He has affected to render the Military independent of and superior to the Civil power.' },
-  { id: 'g13', text: 'He has combined with others to subject us to a jurisdiction foreign to our constitution, and unacknowledged by our laws; giving his Assent to their Acts of pretended Legislation:' },
+  {
+    id: 'g13',
+    text: 'He has combined with others to subject us to a jurisdiction foreign to our constitution, and unacknowledged by our laws; giving his Assent to their Acts of pretended Legislation:',
+  },
   { id: 'g14', text: 'For Quartering large bodies of armed troops among us:' },
   { id: 'g15', text: 'For protecting them, by a mock Trial, from punishment for any Murders which they should commit on the Inhabitants of these States:' },
   { id: 'g16', text: 'For cutting off our Trade with all parts of the world:' },
   { id: 'g17', text: 'For imposing Taxes on us without our Consent:' },
   { id: 'g18', text: 'For depriving us in many cases, of the benefits of Trial by Jury:' },
   { id: 'g19', text: 'For transporting us beyond Seas to be tried for pretended offences:' },
-  { id: 'g20', text: 'For abolishing the free System of English Laws in a neighbouring Province, establishing therein an Arbitrary government, and enlarging its Boundaries so as to render it at once an example and fit instrument for introducing the same absolute rule into these Colonies:' },
+  {
+    id: 'g20',
+    text: 'For abolishing the free System of English Laws in a neighbouring Province, establishing therein an Arbitrary government, and enlarging its Boundaries so as to render it at once an example and fit instrument for introducing the same absolute rule into these Colonies:',
+  },
   { id: 'g21', text: 'For taking away our Charters, abolishing our most valuable Laws, and altering fundamentally the Forms of our Governments:' },
   { id: 'g22', text: 'For suspending our own Legislatures, and declaring themselves invested with power to legislate for us in all cases whatsoever.' },
   { id: 'g23', text: 'He has abdicated Government here, by declaring us out of his Protection and waging War against us.' },
   { id: 'g24', text: 'He has plundered our seas, ravaged our Coasts, burnt our towns, and destroyed the lives of our people.' },
-  { id: 'g25', text: 'He is at this time transporting large Armies of foreign Mercenaries to compleat the works of death, desolation and tyranny, already begun with circumstances of Cruelty & perfidy scarcely paralleled in the most barbarous ages, and totally unworthy the Head of a civilized nation.' },
-  { id: 'g26', text: 'He has constrained our fellow Citizens taken Captive on the high Seas to bear Arms against their Country, to become the executioners of their friends and Brethren, or to fall themselves by their Hands.' },
-  { id: 'g27', text: 'He has excited domestic insurrections amongst us, and has endeavoured to bring on the inhabitants of our frontiers, the merciless Indian Savages, whose known rule of warfare, is an undistinguished destruction of all ages, sexes and conditions.' },
-  { id: 'petitions', text: 'In every stage of these Oppressions We have Petitioned for Redress in the most humble terms: Our repeated Petitions have been answered only by repeated injury. A Prince whose character is thus marked by every act which may define a Tyrant, is unfit to be the ruler of a free people.' },
-  { id: 'brethren', text: 'Nor have We been wanting in attentions to our Brittish brethren. We have warned them from time to time of attempts by their legislature to extend an unwarrantable jurisdiction over us. We have reminded them of the circumstances of our emigration and settlement here. We have appealed to their native justice and magnanimity, and we have conjured them by the ties of our common kindred to disavow these usurpations, which, would inevitably interrupt our connections and correspondence. They too have been deaf to the voice of justice and of consanguinity. We must, therefore, acquiesce in the necessity, which denounces our Separation, and hold them, as we hold the rest of mankind, Enemies in War, in Peace Friends.' },
-  { id: 'independence', text: 'We, therefore, the Representatives of the united States of America, in General Congress, Assembled, appealing to the Supreme Judge of the world for the rectitude of our intentions, do, in the Name, and by Authority of the good People of these Colonies, solemnly publish and declare, That these United Colonies are, and of Right ought to be Free and Independent States; that they are Absolved from all Allegiance to the British Crown, and that all political connection between them and the State of Great Britain, is and ought to be totally dissolved; and that as Free and Independent States, they have full Power to levy War, conclude Peace, contract Alliances, establish Commerce, and to do all other Acts and Things which Independent States may of right do. And for the support of this Declaration, with a firm reliance on the protection of divine Providence, we mutually pledge to each other our Lives, our Fortunes and our sacred Honor.' },
+  {
+    id: 'g25',
+    text: 'He is at this time transporting large Armies of foreign Mercenaries to compleat the works of death, desolation and tyranny, already begun with circumstances of Cruelty & perfidy scarcely paralleled in the most barbarous ages, and totally unworthy the Head of a civilized nation.',
+  },
+  {
+    id: 'g26',
+    text: 'He has constrained our fellow Citizens taken Captive on the high Seas to bear Arms against their Country, to become the executioners of their friends and Brethren, or to fall themselves by their Hands.',
+  },
+  {
+    id: 'g27',
+    text: 'He has excited domestic insurrections amongst us, and has endeavoured to bring on the inhabitants of our frontiers, the merciless Indian Savages, whose known rule of warfare, is an undistinguished destruction of all ages, sexes and conditions.',
+  },
+  {
+    id: 'petitions',
+    text: 'In every stage of these Oppressions We have Petitioned for Redress in the most humble terms: Our repeated Petitions have been answered only by repeated injury. A Prince whose character is thus marked by every act which may define a Tyrant, is unfit to be the ruler of a free people.',
+  },
+  {
+    id: 'brethren',
+    text: 'Nor have We been wanting in attentions to our Brittish brethren. We have warned them from time to time of attempts by their legislature to extend an unwarrantable jurisdiction over us. We have reminded them of the circumstances of our emigration and settlement here. We have appealed to their native justice and magnanimity, and we have conjured them by the ties of our common kindred to disavow these usurpations, which, would inevitably interrupt our connections and correspondence. They too have been deaf to the voice of justice and of consanguinity. We must, therefore, acquiesce in the necessity, which denounces our Separation, and hold them, as we hold the rest of mankind, Enemies in War, in Peace Friends.',
+  },
+  {
+    id: 'independence',
+    text: 'We, therefore, the Representatives of the united States of America, in General Congress, Assembled, appealing to the Supreme Judge of the world for the rectitude of our intentions, do, in the Name, and by Authority of the good People of these Colonies, solemnly publish and declare, That these United Colonies are, and of Right ought to be Free and Independent States; that they are Absolved from all Allegiance to the British Crown, and that all political connection between them and the State of Great Britain, is and ought to be totally dissolved; and that as Free and Independent States, they have full Power to levy War, conclude Peace, contract Alliances, establish Commerce, and to do all other Acts and Things which Independent States may of right do. And for the support of this Declaration, with a firm reliance on the protection of divine Providence, we mutually pledge to each other our Lives, our Fortunes and our sacred Honor.',
+  },
 ])
 
 /** The signers, grouped as they signed (by state delegation). */
@@ -68,8 +119,24 @@ const SIGNERS = Object.freeze([
   { state: 'South Carolina', names: ['Edward Rutledge', 'Thomas Heyward, Jr.', 'Thomas Lynch, Jr.', 'Arthur Middleton'] },
   { state: 'Massachusetts', names: ['John Hancock'] },
   { state: 'Maryland', names: ['Samuel Chase', 'William Paca', 'Thomas Stone', 'Charles Carroll of Carrollton'] },
-  { state: 'Virginia', names: ['George Wythe', 'Richard Henry Lee', 'Thomas Jefferson', 'Benjamin Harrison', 'Thomas Nelson, Jr.', 'Francis Lightfoot Lee', 'Carter Braxton'] },
-  { state: 'Pennsylvania', names: ['Robert Morris', 'Benjamin Rush', 'Benjamin Franklin', 'John Morton', 'George Clymer', 'James Smith', 'George Taylor', 'James Wilson', 'George Ross'] },
+  {
+    state: 'Virginia',
+    names: ['George Wythe', 'Richard Henry Lee', 'Thomas Jefferson', 'Benjamin Harrison', 'Thomas Nelson, Jr.', 'Francis Lightfoot Lee', 'Carter Braxton'],
+  },
+  {
+    state: 'Pennsylvania',
+    names: [
+      'Robert Morris',
+      'Benjamin Rush',
+      'Benjamin Franklin',
+      'John Morton',
+      'George Clymer',
+      'James Smith',
+      'George Taylor',
+      'James Wilson',
+      'George Ross',
+    ],
+  },
   { state: 'Delaware', names: ['Caesar Rodney', 'George Read', 'Thomas McKean'] },
   { state: 'New York', names: ['William Floyd', 'Philip Livingston', 'Francis Lewis', 'Lewis Morris'] },
   { state: 'New Jersey', names: ['Richard Stockton', 'John Witherspoon', 'Francis Hopkinson', 'John Hart', 'Abraham Clark'] },
@@ -125,7 +192,11 @@ function marked(text, quotes) {
   let at = 0
   for (const span of spans) {
     if (span.start > at) parts.push(text.slice(at, span.start))
-    parts.push(<mark key={String(span.start)} className={span.kind}>{text.slice(span.start, span.end)}</mark>)
+    parts.push(
+      <mark key={String(span.start)} className={span.kind}>
+        {text.slice(span.start, span.end)}
+      </mark>,
+    )
     at = span.end
   }
   if (at < text.length) parts.push(text.slice(at))
@@ -139,8 +210,12 @@ function askBox(selection, draft) {
       <blockquote className="quote">“{selection.quote}”</blockquote>
       <textarea className="question" value={draft} rows={2} placeholder="What would you like to know about this?" aria-label="Your question" />
       <div className="actions">
-        <button type="button" className="cancel">Cancel</button>
-        <button type="button" className="ask" disabled={!draft.trim()}>Ask</button>
+        <button type="button" className="cancel">
+          Cancel
+        </button>
+        <button type="button" className="ask" disabled={!draft.trim()}>
+          Ask
+        </button>
       </div>
     </div>
   )
@@ -158,11 +233,21 @@ function threadCard(thread) {
           </li>
         ))}
       </ol>
-      {thread.status === 'waiting' ? <p className="status" role="status">Waiting for the agent…</p> : null}
-      {thread.status === 'failed' ? <p className="status error" role="alert">{thread.error}</p> : null}
+      {thread.status === 'waiting' ? (
+        <p className="status" role="status">
+          Waiting for the agent…
+        </p>
+      ) : null}
+      {thread.status === 'failed' ? (
+        <p className="status error" role="alert">
+          {thread.error}
+        </p>
+      ) : null}
       <div className="follow">
         <input className="follow-up" data={{ thread: thread.id }} value={thread.draft} placeholder="Ask a follow-up" aria-label="Follow-up question" />
-        <button type="button" className="send-follow-up" data={{ thread: thread.id }} disabled={!thread.draft.trim()}>Reply</button>
+        <button type="button" className="send-follow-up" data={{ thread: thread.id }} disabled={!thread.draft.trim()}>
+          Reply
+        </button>
       </div>
     </article>
   )
@@ -182,7 +267,9 @@ function Reader({ state }) {
         const quotes = [...threads.map((t) => ({ quote: t.quote, kind: 'asked' })), ...(selected ? [{ quote: selected.quote, kind: 'selected' }] : [])]
         return (
           <section key={p.id} className={threads.length || selected ? 'row active' : 'row'}>
-            <p className="passage" id={p.id} data={{ paragraph: p.id }}>{marked(p.text, quotes)}</p>
+            <p className="passage" id={p.id} data={{ paragraph: p.id }}>
+              {marked(p.text, quotes)}
+            </p>
             <aside className="margin" aria-label="Comments">
               {selected ? askBox(selected, state.draft) : null}
               {threads.map(threadCard)}
@@ -192,7 +279,9 @@ function Reader({ state }) {
       })}
       <footer className="signers">
         {SIGNERS.map((group, i) => (
-          <p key={String(i)}><span className="state">{group.state}:</span> {group.names.join(', ')}</p>
+          <p key={String(i)}>
+            <span className="state">{group.state}:</span> {group.names.join(', ')}
+          </p>
         ))}
       </footer>
     </main>
@@ -211,7 +300,9 @@ Reader.intent = ({ DOM, MCP }) => ({
   FOLLOW_DRAFT: DOM.input('.follow-up').map((e) => ({ thread: targetOf(e).dataset.thread, text: targetOf(e).value })),
   FOLLOW_UP: xs.merge(
     DOM.click('.send-follow-up').data('thread'),
-    DOM.keydown('.follow-up').filter((e) => e.key === 'Enter').map((e) => targetOf(e).dataset.thread),
+    DOM.keydown('.follow-up')
+      .filter((e) => e.key === 'Enter')
+      .map((e) => targetOf(e).dataset.thread),
   ),
   MESSAGE: MCP.select('agent-message'),
 })
@@ -239,7 +330,7 @@ const updateThread = (state, id, change) => ({ ...state, threads: state.threads.
 const canAsk = (state) => Boolean(state.selection && state.draft.trim())
 const followUpOf = (state, id) => {
   const thread = state.threads.find((t) => t.id === id)
-  return thread && thread.draft.trim() ? thread : undefined
+  return thread?.draft.trim() ? thread : undefined
 }
 
 Reader.model = {
@@ -249,7 +340,14 @@ Reader.model = {
   ASK: {
     STATE: (state) => {
       if (!canAsk(state)) return state
-      const thread = { id: \`t\${state.nextThread}\`, paragraph: state.selection.paragraph, quote: state.selection.quote, messages: [{ from: 'user', text: state.draft.trim() }], status: 'waiting', draft: '' }
+      const thread = {
+        id: \`t\${state.nextThread}\`,
+        paragraph: state.selection.paragraph,
+        quote: state.selection.quote,
+        messages: [{ from: 'user', text: state.draft.trim() }],
+        status: 'waiting',
+        draft: '',
+      }
       return { ...state, threads: [...state.threads, thread], selection: null, draft: '', nextThread: state.nextThread + 1 }
     },
     MCP: (state) => {

@@ -1,8 +1,15 @@
-import type { AgentMessage } from 'duetkit/mcp'
+import type { AgentMessage, McpSourceName, McpSourceTypes } from 'duetkit/mcp'
+import { DuetError, type LogLevel } from 'duetkit/protocol'
 import type { SharedDriver } from './shared-driver.js'
 
 type Theme = 'light' | 'dark'
 type Unsubscribe = () => void
+
+/** A tool's result as `duet.callTool` resolves it: the text for the model and the JSON object for the page. */
+export interface ShellToolResult {
+  content: unknown[]
+  structuredContent?: Record<string, unknown>
+}
 
 /**
  * `window.duet`: what a fragment shown with `display_ui_to_user` may call. Every call goes through the
@@ -15,7 +22,7 @@ export interface DuetShellApi {
   /** Resolves with the channel id as soon as it is known. */
   readonly ready: Promise<string>
   /** Calls a tool of this server (e.g. get_app_data); resolves with its result, rejects when it reports an error. */
-  callTool(name: string, args?: Record<string, unknown>): Promise<{ content: unknown[]; structuredContent?: any }>
+  callTool(name: string, args?: Record<string, unknown>): Promise<ShellToolResult>
   /** Sends the agent `{ event, data }` on the render's channel; it reads it with poll_agent_messages. */
   notifyAgent(event: string, data?: unknown): Promise<{ id: string }>
   /** Calls `listener({ id, event, data })` for each message the agent sends with notify_ui, in order. */
@@ -26,7 +33,7 @@ export interface DuetShellApi {
   sendMessage(text: string): Promise<void>
   openLink(url: string): Promise<void>
   /** Writes to the server log, which the agent reads with tail_server_log. */
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, data?: unknown): Promise<void>
+  log(level: LogLevel, message: string, data?: unknown): Promise<void>
   /** What the host said at the handshake: `{ hostInfo, hostCapabilities, protocolVersion }` (undefined before). */
   readonly host: Record<string, unknown> | undefined
   /** The host's theme, once known. */
@@ -44,22 +51,30 @@ export function createShellApi(driver: SharedDriver, channel: { id(): string | u
   let context: Record<string, unknown> = {}
   let input: Record<string, unknown> | undefined
   let host: Record<string, unknown> | undefined
-  const keep = <T>(name: Parameters<SharedDriver['source']['select']>[0], set: (v: T) => void) =>
+  const keep = <N extends McpSourceName>(name: N, set: (v: McpSourceTypes[N]) => void) =>
     driver.source.select(name).addListener({ next: set, error: () => {}, complete: () => {} })
-  keep<Record<string, unknown>>('host-context-changed', (c) => { context = c })
-  keep<Record<string, unknown>>('tool-input', (i) => { input = i })
-  keep<Record<string, unknown>>('host', (h) => { host = h })
+  keep('host-context-changed', (c) => {
+    context = c
+  })
+  keep('tool-input', (i) => {
+    input = i
+  })
+  keep('host', (h) => {
+    host = h
+  })
   const themeOf = (c: Record<string, unknown>): Theme | undefined => (c.theme === 'light' || c.theme === 'dark' ? c.theme : undefined)
 
-  function subscribe<T>(name: Parameters<SharedDriver['source']['select']>[0], listener: (value: T) => void): Unsubscribe {
+  function subscribe<N extends McpSourceName>(name: N, listener: (value: McpSourceTypes[N]) => void): Unsubscribe {
     const stream = driver.source.select(name)
     const l = {
-      next: (value: T) => {
+      next: (value: McpSourceTypes[N]) => {
         try {
           listener(value)
         } catch (err) {
           // One faulty listener must not silence the others; the page's error handler shows it.
-          setTimeout(() => { throw err })
+          setTimeout(() => {
+            throw err
+          })
         }
       },
       error: () => {},
@@ -70,22 +85,24 @@ export function createShellApi(driver: SharedDriver, channel: { id(): string | u
   }
 
   const checkText = (value: unknown, what: string) => {
-    if (typeof value !== 'string' || value === '') throw new TypeError(`duet.${what} must be a non-empty string`)
+    if (typeof value !== 'string' || value === '') throw new DuetError('INVALID_ARGUMENT', `duet.${what} must be a non-empty string`, { field: what })
   }
 
   return {
-    get channelId() { return channel.id() },
+    get channelId() {
+      return channel.id()
+    },
     ready: channel.ready,
     async callTool(name, args = {}) {
       checkText(name, 'callTool(name)')
-      return driver.request({ callTool: name, args })
+      return driver.request({ callTool: name, args }) as Promise<ShellToolResult>
     },
     async notifyAgent(event, data) {
       checkText(event, 'notifyAgent(event)')
-      return driver.request({ notifyAgent: data === undefined ? { event } : { event, data } })
+      return driver.request({ notifyAgent: data === undefined ? { event } : { event, data } }) as Promise<{ id: string }>
     },
     onAgentMessage(listener) {
-      if (typeof listener !== 'function') throw new TypeError('duet.onAgentMessage(listener) needs a function')
+      if (typeof listener !== 'function') throw new DuetError('INVALID_ARGUMENT', 'duet.onAgentMessage(listener) needs a function', { field: 'listener' })
       return subscribe('agent-message', listener)
     },
     async updateModelContext(value) {
@@ -102,13 +119,21 @@ export function createShellApi(driver: SharedDriver, channel: { id(): string | u
     async log(level, message, data) {
       await driver.request({ callTool: 'write_server_log', args: data === undefined ? { level, message } : { level, message, data } })
     },
-    get host() { return host },
-    get theme() { return themeOf(context) },
-    get hostContext() { return context },
-    onTheme(listener) {
-      if (typeof listener !== 'function') throw new TypeError('duet.onTheme(listener) needs a function')
-      return subscribe<Record<string, unknown>>('host-context-changed', (c) => listener(themeOf(c), c))
+    get host() {
+      return host
     },
-    get toolInput() { return input },
+    get theme() {
+      return themeOf(context)
+    },
+    get hostContext() {
+      return context
+    },
+    onTheme(listener) {
+      if (typeof listener !== 'function') throw new DuetError('INVALID_ARGUMENT', 'duet.onTheme(listener) needs a function', { field: 'listener' })
+      return subscribe('host-context-changed', (c) => listener(themeOf(c), c))
+    },
+    get toolInput() {
+      return input
+    },
   }
 }

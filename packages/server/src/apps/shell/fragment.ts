@@ -13,10 +13,10 @@ export async function showFragment(container: Element, html: string): Promise<vo
     const external = old.hasAttribute('src') && old.type !== 'module'
     const loaded = external
       ? new Promise<void>((resolve) => {
-        // A failed load is reported by the error listener; later scripts still run.
-        script.addEventListener('load', () => resolve(), { once: true })
-        script.addEventListener('error', () => resolve(), { once: true })
-      })
+          // A failed load is reported by the error listener; later scripts still run.
+          script.addEventListener('load', () => resolve(), { once: true })
+          script.addEventListener('error', () => resolve(), { once: true })
+        })
       : undefined
     // Dynamically inserted external scripts are async by default; keep them in order.
     if (external) script.async = false

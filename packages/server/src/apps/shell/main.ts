@@ -16,11 +16,17 @@ const root = document.getElementById('duet-root')!
 const status = document.getElementById('duet-status')!
 const problem = document.getElementById('duet-error')!
 
-const driver = createSharedDriver({ appInfo: { name: 'duet-display', version: '1.0.0' }, availableDisplayModes: ['inline', 'fullscreen'], channel: agentChannel() })
+const driver = createSharedDriver({
+  appInfo: { name: 'duet-display', version: '1.0.0' },
+  availableDisplayModes: ['inline', 'fullscreen'],
+  channel: agentChannel(),
+})
 
 let channelId: string | undefined
 let channelKnown!: (id: string) => void
-const ready = new Promise<string>((resolve) => { channelKnown = resolve })
+const ready = new Promise<string>((resolve) => {
+  channelKnown = resolve
+})
 const api = createShellApi(driver, { id: () => channelId, ready })
 ;(window as any).duet = api
 ;(globalThis as any)[SHARED_MODULES_GLOBAL] = { duetkit: duet, 'duetkit/jsx-runtime': jsxRuntime, 'duetkit/mcp': mcp }
@@ -49,18 +55,20 @@ function mountComponent(script: string, props: Record<string, unknown>) {
   mounted = true
   status.textContent = ''
   ;(globalThis as any)[MOUNT_GLOBAL] = (Component: Component) => {
-    if (typeof Component !== 'function') return report('The component module\'s default export is not a view function.')
+    if (typeof Component !== 'function') return report("The component module's default export is not a view function.")
     duet.run(Component, { MCP: driver.forComponent }, { mountPoint: root, props })
   }
   runScript(document, script)
 }
 
 driver.source.select('tool-input').addListener({
-  next: (args: JsonObject) => { if (typeof args.html === 'string' && args.html !== '') showHtml(args.html) },
+  next: (args: JsonObject) => {
+    if (typeof args.html === 'string' && args.html !== '') showHtml(args.html)
+  },
 })
 
 driver.source.select('tool-result').addListener({
-  next(result: JsonObject) {
+  next(result) {
     const id = channelOfResult(result)
     if (id && !channelId) {
       channelId = id

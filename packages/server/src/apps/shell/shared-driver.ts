@@ -1,21 +1,30 @@
 import { Stream } from 'xstream'
 import { REPLY, type AppHandle, type Driver, type ReplyKind } from 'duetkit'
 import type { McpErrorReply, McpSinkValue, McpSource } from 'duetkit/mcp'
-import { makeMcpAppDriver, type McpAppDriverOptions } from 'duetkit/mcp'
+import { makeMcpAppDriver, RpcError, type McpAppDriverOptions } from 'duetkit/mcp'
+import { DuetError, ErrorCodes, isObject, type ErrorCode } from 'duetkit/protocol'
 
-/** An error of a shell API call: the driver's message, with its code and the tool result when there was one. */
-export class ShellCallError extends Error {
-  constructor(message: string, readonly code?: number | string, readonly result?: unknown) {
-    super(message)
-    this.name = 'DuetShellError'
+/**
+ * A failed shell call as the error the page's code catches: the host's JSON-RPC code as an RpcError,
+ * the driver's own as a DuetError, and a tool's error result as a DuetError with the tool's own code
+ * (every Duet tool answers `structuredContent.error = { code, message }`), else TOOL_FAILED.
+ */
+function callError(failure: McpErrorReply): Error {
+  if (typeof failure.code === 'number') return new RpcError(failure.code, failure.error)
+  if (failure.code !== undefined) return new DuetError(failure.code, failure.error)
+  const result = failure.result
+  const told = isObject(result?.structuredContent) ? result.structuredContent.error : undefined
+  if (isObject(told) && typeof told.code === 'string' && Object.hasOwn(ErrorCodes, told.code) && typeof told.message === 'string') {
+    return new DuetError(told.code as ErrorCode, told.message, { result })
   }
+  return new DuetError('TOOL_FAILED', failure.error, result && { result })
 }
 
 /** One MCP Apps connection shared by the shell's own calls and the component it mounts. */
 export interface SharedDriver {
   source: McpSource
-  /** Sends a sink value and resolves with its `ok` answer (rejects with a `ShellCallError`). */
-  request(value: McpSinkValue): Promise<any>
+  /** Sends a sink value and resolves with its `ok` answer (rejects with a DuetError or, for a host's JSON-RPC error, an RpcError). */
+  request(value: McpSinkValue): Promise<unknown>
   /** A driver for `run(Component, { MCP })`: the component's sink joins the shared one, on the same handshake. */
   forComponent: Driver<McpSource>
 }
@@ -45,8 +54,7 @@ export function createSharedDriver(options: McpAppDriverOptions): SharedDriver {
           value: (kind: ReplyKind, data: unknown) => {
             if (kind === 'ok') resolve(data)
             else {
-              const failure = data as McpErrorReply
-              reject(new ShellCallError(failure.error, failure.code, failure.result))
+              reject(callError(data as McpErrorReply))
             }
             return true
           },
@@ -59,7 +67,9 @@ export function createSharedDriver(options: McpAppDriverOptions): SharedDriver {
       componentSink$.addListener({
         next: (value) => sink$.shamefullySendNext(value),
         error: (err) => console.error('[duet shell] component sink failed', err),
-        complete: () => { mounted = undefined },
+        complete: () => {
+          mounted = undefined
+        },
       })
       return source
     },

@@ -29,7 +29,11 @@ export function agentPanel(servers: () => ServerView[], preferred: () => string 
     polling = true
     try {
       const result = await rpc<{ structuredContent?: { messages?: unknown[] }; content?: { type: string; text?: string }[]; isError?: boolean }>(
-        t.server.id, 'tools/call', { name: 'poll_agent_messages', arguments: { [t.arg('poll_agent_messages')]: channel.value.trim() } }, 'user')
+        t.server.id,
+        'tools/call',
+        { name: 'poll_agent_messages', arguments: { [t.arg('poll_agent_messages')]: channel.value.trim() } },
+        'user',
+      )
       pollStatus.textContent = result.isError ? `poll failed: ${result.content?.map((c) => c.text).join(' ')}` : ''
       for (const m of messagesOf(result)) inbox.append(h('div', { class: 'entry' }, h('pre', {}, pretty(m))))
     } catch (err) {
@@ -38,26 +42,57 @@ export function agentPanel(servers: () => ServerView[], preferred: () => string 
       polling = false
     }
   }
-  setInterval(() => { if (listen.checked) void poll() }, 1000)
+  setInterval(() => {
+    if (listen.checked) void poll()
+  }, 1000)
 
   send.addEventListener('click', async () => {
     const t = target()
-    if (!t) { status.textContent = 'no connected server has the channel tools (notify_ui, poll_agent_messages)'; return }
+    if (!t) {
+      status.textContent = 'no connected server has the channel tools (notify_ui, poll_agent_messages)'
+      return
+    }
     let payload: unknown
-    try { payload = data.value.trim() ? JSON.parse(data.value) : undefined } catch { status.textContent = 'data is not valid JSON'; return }
     try {
-      const result = await rpc<{ isError?: boolean; content?: { text?: string }[] }>(t.server.id, 'tools/call',
-        { name: 'notify_ui', arguments: { [t.arg('notify_ui')]: channel.value.trim(), event: event.value.trim(), ...(payload === undefined ? {} : { data: payload }) } }, 'user')
+      payload = data.value.trim() ? JSON.parse(data.value) : undefined
+    } catch {
+      status.textContent = 'data is not valid JSON'
+      return
+    }
+    try {
+      const result = await rpc<{ isError?: boolean; content?: { text?: string }[] }>(
+        t.server.id,
+        'tools/call',
+        {
+          name: 'notify_ui',
+          arguments: { [t.arg('notify_ui')]: channel.value.trim(), event: event.value.trim(), ...(payload === undefined ? {} : { data: payload }) },
+        },
+        'user',
+      )
       status.textContent = result.isError ? `notify_ui failed: ${result.content?.map((c) => c.text).join(' ')}` : `sent ${event.value}`
     } catch (err) {
       status.textContent = `notify_ui failed: ${(err as Error).message}`
     }
   })
 
-  const element = h('details', { open: true }, h('summary', {}, 'Agent (channel)'),
-    h('div', {}, channel, ' ', h('label', {}, listen, 'listen')), pollStatus, inbox,
-    h('div', {}, event, ' ', send), data, status)
-  return { element, setChannel(id) { if (!channel.value) channel.value = id; listen.checked = true } }
+  const element = h(
+    'details',
+    { open: true },
+    h('summary', {}, 'Agent (channel)'),
+    h('div', {}, channel, ' ', h('label', {}, listen, 'listen')),
+    pollStatus,
+    inbox,
+    h('div', {}, event, ' ', send),
+    data,
+    status,
+  )
+  return {
+    element,
+    setChannel(id) {
+      if (!channel.value) channel.value = id
+      listen.checked = true
+    },
+  }
 }
 
 function channelArg(tool: Tool | undefined): string {
@@ -74,7 +109,9 @@ function messagesOf(result: { structuredContent?: { messages?: unknown[] }; cont
       const parsed = JSON.parse(c.text)
       if (Array.isArray(parsed)) return parsed
       if (Array.isArray(parsed?.messages)) return parsed.messages
-    } catch { /* plain text: not a message list */ }
+    } catch {
+      /* plain text: not a message list */
+    }
   }
   return []
 }

@@ -1,15 +1,10 @@
+import { RpcError } from 'duetkit/mcp'
+import { DuetError, type ErrorCode } from 'duetkit/protocol'
 // Type-only: the page shares the node side's description of a server, and no node code comes with it.
 import type { ServerState } from '../connections.js'
 
 /** A server as `/api/state` and the `state` event describe it. */
 export type ServerView = ServerState
-
-/** An error answered by a server (JSON-RPC code) or by the dev server (E_DEV_… code). */
-export class RpcError extends Error {
-  constructor(readonly code: number | string, message: string) {
-    super(message)
-  }
-}
 
 /** Reads the dev server's state: the sandbox port and every configured server. */
 export async function fetchState(): Promise<{ sandboxPort: number; servers: ServerView[] }> {
@@ -21,15 +16,23 @@ export async function fetchState(): Promise<{ sandboxPort: number; servers: Serv
  * Forwards one MCP request to a server through the dev server. `caller` says who asks: the person
  * playing the model (`user`), or the rendered app (`app`), whose tool calls the dev server limits.
  */
-export async function rpc<T = unknown>(server: string, method: string, params: Record<string, unknown>, caller: 'user' | 'app', signal?: AbortSignal): Promise<T> {
+export async function rpc<T = unknown>(
+  server: string,
+  method: string,
+  params: Record<string, unknown>,
+  caller: 'user' | 'app',
+  signal?: AbortSignal,
+): Promise<T> {
   const res = await fetch('/api/rpc', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ server, method, params, caller }),
     signal,
   })
-  const body = await res.json() as { result?: T; error?: { code: number | string; message: string } }
-  if (body.error) throw new RpcError(body.error.code, body.error.message)
+  const body = (await res.json()) as { result?: T; error?: { code: number | ErrorCode; message: string } }
+  // A server answers with a JSON-RPC code, the dev server itself with a Duet code.
+  if (body.error)
+    throw typeof body.error.code === 'number' ? new RpcError(body.error.code, body.error.message) : new DuetError(body.error.code, body.error.message)
   return body.result as T
 }
 

@@ -1,4 +1,11 @@
-import { AppBridge, PostMessageTransport, buildAllowAttribute, type McpUiHostContext, type McpUiResourceCsp, type McpUiResourcePermissions } from '@modelcontextprotocol/ext-apps/app-bridge'
+import {
+  AppBridge,
+  PostMessageTransport,
+  buildAllowAttribute,
+  type McpUiHostContext,
+  type McpUiResourceCsp,
+  type McpUiResourcePermissions,
+} from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { HostPreset } from '../presets.js'
 import { rpc } from './api.js'
 import { h } from './dom.js'
@@ -55,7 +62,10 @@ export async function mountApp(o: MountOptions): Promise<MountedApp> {
     onRaw = (e: MessageEvent) => {
       if (e.source !== iframe.contentWindow || e.origin !== url.origin) return
       o.hooks.trace({ dir: 'view->host', message: e.data })
-      if (e.data?.method === 'ui/notifications/sandbox-proxy-ready') { clearTimeout(timer); resolve() }
+      if (e.data?.method === 'ui/notifications/sandbox-proxy-ready') {
+        clearTimeout(timer)
+        resolve()
+      }
     }
   })
   window.addEventListener('message', onRaw)
@@ -72,8 +82,13 @@ export async function mountApp(o: MountOptions): Promise<MountedApp> {
   const bridge = new AppBridge(null, o.preset.hostInfo, o.preset.capabilities, { hostContext: o.hostContext })
   wireHandlers(bridge, o, iframe)
   let resolveInit: () => void = () => {}
-  const initialized = new Promise<void>((resolve) => { resolveInit = resolve })
-  bridge.oninitialized = () => { o.hooks.log('app initialized', bridge.getAppVersion() ?? {}); resolveInit() }
+  const initialized = new Promise<void>((resolve) => {
+    resolveInit = resolve
+  })
+  bridge.oninitialized = () => {
+    o.hooks.log('app initialized', bridge.getAppVersion() ?? {})
+    resolveInit()
+  }
 
   const win = iframe.contentWindow as Window
   const transport = new PostMessageTransport(win, win)
@@ -104,16 +119,30 @@ export async function mountApp(o: MountOptions): Promise<MountedApp> {
 
 function wireHandlers(bridge: AppBridge, o: MountOptions, iframe: HTMLIFrameElement): void {
   const caps = o.preset.capabilities
-  const forward = <T>(method: string) => async (params: unknown): Promise<T> => rpc<T>(o.server, method, (params ?? {}) as Record<string, unknown>, 'app')
+  const forward =
+    <T>(method: string) =>
+    async (params: unknown): Promise<T> =>
+      rpc<T>(o.server, method, (params ?? {}) as Record<string, unknown>, 'app')
   bridge.onsizechange = (p) => {
     if (typeof p.height === 'number') iframe.style.height = `${Math.ceil(p.height)}px`
   }
   bridge.onloggingmessage = (p) => o.hooks.log(`app log (${p.level})`, p.data)
   bridge.onerror = (err) => o.hooks.log('protocol error', String(err))
-  bridge.onrequestteardown = () => { o.hooks.log('app asked to be closed', {}); o.hooks.teardownRequested() }
+  bridge.onrequestteardown = () => {
+    o.hooks.log('app asked to be closed', {})
+    o.hooks.teardownRequested()
+  }
   bridge.onrequestdisplaymode = async (p) => ({ mode: o.hooks.displayMode(p.mode) })
-  if (caps.message) bridge.onmessage = async (p) => { o.hooks.message(p); return {} }
-  if (caps.updateModelContext) bridge.onupdatemodelcontext = async (p) => { o.hooks.modelContext(p); return {} }
+  if (caps.message)
+    bridge.onmessage = async (p) => {
+      o.hooks.message(p)
+      return {}
+    }
+  if (caps.updateModelContext)
+    bridge.onupdatemodelcontext = async (p) => {
+      o.hooks.modelContext(p)
+      return {}
+    }
   if (caps.openLinks) {
     bridge.onopenlink = async (p) => {
       o.hooks.log('open link', p.url)
@@ -121,7 +150,11 @@ function wireHandlers(bridge: AppBridge, o: MountOptions, iframe: HTMLIFrameElem
       return {}
     }
   }
-  if (caps.downloadFile) bridge.ondownloadfile = async (p) => { o.hooks.log('download file', p); return {} }
+  if (caps.downloadFile)
+    bridge.ondownloadfile = async (p) => {
+      o.hooks.log('download file', p)
+      return {}
+    }
   if (caps.serverTools) bridge.oncalltool = forward('tools/call')
   if (caps.serverResources) {
     bridge.onreadresource = forward('resources/read')

@@ -14,7 +14,12 @@ export function toolForm(schema: unknown): { element: HTMLElement; read(): ReadR
     } else if (f.kind === 'boolean') {
       control = h('select', {}, ...['', 'true', 'false'].map((v) => h('option', { value: v, selected: String(f.initial ?? '') === v }, v || '—')))
     } else if (f.kind === 'enum') {
-      control = h('select', {}, ...(f.required ? [] : [h('option', { value: '' }, '—')]), ...(f.options ?? []).map((v) => h('option', { value: v, selected: f.initial === v }, v)))
+      control = h(
+        'select',
+        {},
+        ...(f.required ? [] : [h('option', { value: '' }, '—')]),
+        ...(f.options ?? []).map((v) => h('option', { value: v, selected: f.initial === v }, v)),
+      )
     } else if (f.kind === 'json') {
       control = h('textarea', { rows: '3', placeholder: 'JSON' })
       control.value = typeof f.initial === 'string' ? f.initial : ''

@@ -32,12 +32,21 @@ let current: Current | null = null
 let form: ReturnType<typeof toolForm> | null = null
 let callAbort: AbortController | null = null
 let queue: Promise<unknown> = Promise.resolve()
-const serialize = (job: () => Promise<unknown>) => { queue = queue.then(job, job); return queue }
+const serialize = (job: () => Promise<unknown>) => {
+  queue = queue.then(job, job)
+  return queue
+}
 
 // Controls
 const preset = h('select', { 'data-testid': 'preset-select' }, ...HOST_PRESETS.map((p) => h('option', { value: p.id }, p.label)))
 const theme = h('select', { 'data-testid': 'theme-select' }, h('option', { value: 'light' }, 'light'), h('option', { value: 'dark' }, 'dark'))
-const display = h('select', { 'data-testid': 'display-select' }, h('option', { value: 'inline' }, 'inline'), h('option', { value: 'fullscreen' }, 'full screen'), h('option', { value: 'pip' }, 'picture-in-picture'))
+const display = h(
+  'select',
+  { 'data-testid': 'display-select' },
+  h('option', { value: 'inline' }, 'inline'),
+  h('option', { value: 'fullscreen' }, 'full screen'),
+  h('option', { value: 'pip' }, 'picture-in-picture'),
+)
 const width = h('input', { type: 'number', min: '200', max: '1600', step: '10', value: '600', 'data-testid': 'width-input' })
 const locale = h('input', { value: navigator.language || 'en-US', size: '7', 'data-testid': 'locale-input' })
 const stream = h('input', { type: 'checkbox', 'data-testid': 'stream-input' })
@@ -49,7 +58,10 @@ const contextPanel = logPanel('Model context (ui/update-model-context)', 'model-
 const messagesPanel = logPanel('Messages (ui/message)', 'messages')
 const logsPanel = logPanel('Logs', 'logs')
 const trace = tracePanel()
-const agent = agentPanel(() => servers, () => current?.server ?? selected?.server)
+const agent = agentPanel(
+  () => servers,
+  () => current?.server ?? selected?.server,
+)
 
 const serverList = h('div', { 'data-testid': 'servers' })
 const toolArea = h('div', { 'data-testid': 'tool-area' }, h('p', {}, 'Pick a tool on the left.'))
@@ -59,21 +71,39 @@ const frameBox = h('div', { class: 'frame-box' })
 const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, frameBox)
 const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
 
-document.getElementById('app')!.append(
-  h('header', {}, h('h1', {}, 'duet dev'),
-    h('label', {}, 'Host ', preset), h('label', {}, 'Theme ', theme), h('label', {}, 'Display ', display),
-    h('label', {}, 'Width ', width), h('label', {}, 'Locale ', locale), h('label', {}, stream, 'stream input')),
-  h('main', {},
-    h('section', {}, h('h2', {}, 'Servers'), serverList),
-    h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
-    h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element)),
-)
+document
+  .getElementById('app')!
+  .append(
+    h(
+      'header',
+      {},
+      h('h1', {}, 'duet dev'),
+      h('label', {}, 'Host ', preset),
+      h('label', {}, 'Theme ', theme),
+      h('label', {}, 'Display ', display),
+      h('label', {}, 'Width ', width),
+      h('label', {}, 'Locale ', locale),
+      h('label', {}, stream, 'stream input'),
+    ),
+    h(
+      'main',
+      {},
+      h('section', {}, h('h2', {}, 'Servers'), serverList),
+      h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
+      h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
+    ),
+  )
 
 function hostContext(tool?: Tool): McpUiHostContext {
   const p = presetById(preset.value)
   const mode = display.value as Mode
   const w = Number(width.value) || 600
-  const containerDimensions = mode === 'fullscreen' ? { width: window.innerWidth, height: window.innerHeight } : mode === 'pip' ? { width: 360, maxHeight: 480 } : { width: w, maxHeight: 6000 }
+  const containerDimensions =
+    mode === 'fullscreen'
+      ? { width: window.innerWidth, height: window.innerHeight }
+      : mode === 'pip'
+        ? { width: 360, maxHeight: 480 }
+        : { width: w, maxHeight: 6000 }
   return {
     theme: theme.value as 'light' | 'dark',
     styles: { variables: hostStyleVariables() as NonNullable<McpUiHostContext['styles']>['variables'] },
@@ -112,23 +142,41 @@ preset.addEventListener('change', () => {
 })
 
 function renderServers(): void {
-  serverList.replaceChildren(...servers.map((s) => {
-    const appOnly = s.tools.filter((t) => isToolVisibilityAppOnly(t))
-    const visible = s.tools.filter((t) => !isToolVisibilityAppOnly(t))
-    const button = (t: Tool) => {
-      const b = h('button', { type: 'button', class: `tool${selected?.server === s.id && selected.tool === t.name ? ' selected' : ''}`, 'data-testid': `tool-${t.name}`, title: t.description ?? '' },
-        t.name, getToolUiResourceUri(t) ? h('span', { class: 'badge' }, 'app') : null)
-      b.addEventListener('click', () => selectTool(s.id, t.name))
-      return b
-    }
-    return h('div', { class: 'server', 'data-testid': `server-${s.id}` },
-      h('div', {}, h('b', {}, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : s.label)),
-      h('div', { class: `status ${s.status}`, 'data-testid': `server-status-${s.id}` }, s.status === 'error' ? `error: ${s.error}` : s.status),
-      h('small', {}, s.label),
-      ...visible.map(button),
-      appOnly.length ? h('h2', {}, 'App-only (hidden from the model)') : null,
-      ...appOnly.map((t) => { const b = button(t); b.querySelector('.badge')?.classList.add('apponly'); return b }))
-  }))
+  serverList.replaceChildren(
+    ...servers.map((s) => {
+      const appOnly = s.tools.filter((t) => isToolVisibilityAppOnly(t))
+      const visible = s.tools.filter((t) => !isToolVisibilityAppOnly(t))
+      const button = (t: Tool) => {
+        const b = h(
+          'button',
+          {
+            type: 'button',
+            class: `tool${selected?.server === s.id && selected.tool === t.name ? ' selected' : ''}`,
+            'data-testid': `tool-${t.name}`,
+            title: t.description ?? '',
+          },
+          t.name,
+          getToolUiResourceUri(t) ? h('span', { class: 'badge' }, 'app') : null,
+        )
+        b.addEventListener('click', () => selectTool(s.id, t.name))
+        return b
+      }
+      return h(
+        'div',
+        { class: 'server', 'data-testid': `server-${s.id}` },
+        h('div', {}, h('b', {}, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : s.label)),
+        h('div', { class: `status ${s.status}`, 'data-testid': `server-status-${s.id}` }, s.status === 'error' ? `error: ${s.error}` : s.status),
+        h('small', {}, s.label),
+        ...visible.map(button),
+        appOnly.length ? h('h2', {}, 'App-only (hidden from the model)') : null,
+        ...appOnly.map((t) => {
+          const b = button(t)
+          b.querySelector('.badge')?.classList.add('apponly')
+          return b
+        }),
+      )
+    }),
+  )
   const down = servers.filter((s) => s.status === 'error')
   banner.replaceChildren(...down.map((s) => h('div', { class: 'error-banner' }, `Server ${s.label} is unreachable: ${s.error}. duet dev keeps retrying.`)))
 }
@@ -143,7 +191,10 @@ function selectTool(server: string, name: string): void {
   const errors = h('div', { 'data-testid': 'form-errors' })
   call.addEventListener('click', () => {
     const read = form!.read()
-    if (!read.ok) { errors.replaceChildren(...read.errors.map((e) => h('div', { class: 'status error' }, e))); return }
+    if (!read.ok) {
+      errors.replaceChildren(...read.errors.map((e) => h('div', { class: 'status error' }, e)))
+      return
+    }
     errors.replaceChildren()
     void callTool(server, tool, read.args)
   })
@@ -174,11 +225,17 @@ async function callTool(server: string, tool: Tool, args: Record<string, unknown
     resultPanel.set(result.isError ? 'result (isError)' : 'result', result)
     const channel = (result.structuredContent as { channel_id?: unknown } | undefined)?.channel_id
     if (typeof channel === 'string' && channel) agent.setChannel(channel)
-    if (current?.tool === tool && current.args === args) { current.result = result; current.app?.bridge.sendToolResult(result) }
+    if (current?.tool === tool && current.args === args) {
+      current.result = result
+      current.app?.bridge.sendToolResult(result)
+    }
   } catch (err) {
     const reason = abort.signal.aborted ? 'cancelled by the user' : (err as Error).message
     resultPanel.set('cancelled', reason)
-    if (current?.tool === tool && current.args === args) { current.cancelled = reason; current.app?.bridge.sendToolCancelled({ reason }) }
+    if (current?.tool === tool && current.args === args) {
+      current.cancelled = reason
+      current.app?.bridge.sendToolCancelled({ reason })
+    }
   }
 }
 
@@ -187,10 +244,16 @@ async function mountCurrent(): Promise<void> {
   const c = current
   if (!c) return
   try {
-    const read = await rpc<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: { ui?: Record<string, any> } }[] }>(c.server, 'resources/read', { uri: c.uri }, 'user')
+    const read = await rpc<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: { ui?: Record<string, any> } }[] }>(
+      c.server,
+      'resources/read',
+      { uri: c.uri },
+      'user',
+    )
     const content = read.contents?.[0]
     if (!content) throw new Error(`${c.uri} returned no content`)
-    if (content.mimeType && !content.mimeType.startsWith('text/html')) throw new Error(`${c.uri} has MIME type ${content.mimeType}, not text/html;profile=mcp-app`)
+    if (content.mimeType && !content.mimeType.startsWith('text/html'))
+      throw new Error(`${c.uri} has MIME type ${content.mimeType}, not text/html;profile=mcp-app`)
     const html = content.text ?? new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ''), (ch) => ch.charCodeAt(0)))
     const meta = content._meta?.ui ?? (await listingMeta(c.server, c.uri)) ?? {}
     frameBox.replaceChildren()
@@ -215,7 +278,11 @@ async function mountCurrent(): Promise<void> {
           pushContext()
           return mode
         },
-        teardownRequested: () => void serialize(async () => { await current?.app?.destroy(); if (current) current.app = undefined }),
+        teardownRequested: () =>
+          void serialize(async () => {
+            await current?.app?.destroy()
+            if (current) current.app = undefined
+          }),
       },
     })
     // The spec: nothing goes to the view before it says it is initialized. A view that never does
@@ -254,7 +321,15 @@ async function remount(why: string): Promise<void> {
   await mountCurrent()
 }
 
-closeButton.addEventListener('click', () => void serialize(async () => { await current?.app?.destroy(); current = null; frameBox.replaceChildren() }))
+closeButton.addEventListener(
+  'click',
+  () =>
+    void serialize(async () => {
+      await current?.app?.destroy()
+      current = null
+      frameBox.replaceChildren()
+    }),
+)
 
 subscribe({
   state: (e: { state: ServerView }) => {

@@ -9,7 +9,15 @@ export interface Field {
   initial?: string | boolean
 }
 
-type Schema = { type?: unknown; properties?: Record<string, Schema>; required?: unknown; enum?: unknown; description?: unknown; default?: unknown; anyOf?: Schema[] }
+type Schema = {
+  type?: unknown
+  properties?: Record<string, Schema>
+  required?: unknown
+  enum?: unknown
+  description?: unknown
+  default?: unknown
+  anyOf?: Schema[]
+}
 
 /**
  * Turns a tool's `inputSchema` into form fields: strings, numbers, integers, booleans and string
@@ -23,7 +31,8 @@ export function fieldsFromSchema(schema: unknown): Field[] {
     const field: Field = { name, kind, required: required.has(name) }
     if (typeof prop?.description === 'string') field.description = prop.description
     if (kind === 'enum') field.options = (prop.enum as unknown[]).map(String)
-    if (prop?.default !== undefined) field.initial = kind === 'boolean' ? Boolean(prop.default) : kind === 'json' ? JSON.stringify(prop.default) : String(prop.default)
+    if (prop?.default !== undefined)
+      field.initial = kind === 'boolean' ? Boolean(prop.default) : kind === 'json' ? JSON.stringify(prop.default) : String(prop.default)
     return field
   })
 }
@@ -33,11 +42,16 @@ function kindOf(prop: Schema): Field['kind'] {
   const type = Array.isArray(prop.type) ? prop.type.filter((t) => t !== 'null') : [prop.type]
   if (type.length !== 1) return 'json'
   switch (type[0]) {
-    case 'string': return 'text'
-    case 'number': return 'number'
-    case 'integer': return 'integer'
-    case 'boolean': return 'boolean'
-    default: return 'json'
+    case 'string':
+      return 'text'
+    case 'number':
+      return 'number'
+    case 'integer':
+      return 'integer'
+    case 'boolean':
+      return 'boolean'
+    default:
+      return 'json'
   }
 }
 
@@ -72,7 +86,11 @@ export function argumentsFromValues(fields: Field[], values: Record<string, stri
       else if (f.kind === 'integer' && !Number.isInteger(n)) errors.push(`${f.name} must be a whole number, got ${text}`)
       else args[f.name] = n
     } else if (f.kind === 'json') {
-      try { args[f.name] = JSON.parse(text) } catch { errors.push(`${f.name} is not valid JSON`) }
+      try {
+        args[f.name] = JSON.parse(text)
+      } catch {
+        errors.push(`${f.name} is not valid JSON`)
+      }
     } else if (f.kind === 'enum' && f.options && !f.options.includes(text)) {
       errors.push(`${f.name} must be one of ${f.options.join(', ')}`)
     } else {

@@ -5,7 +5,10 @@ import App from './App.jsx'
 let t
 afterEach(() => t?.dispose())
 
-const days = [{ date: 'Mon', sky: 'Sunny', high: 21, low: 14 }, { date: 'Tue', sky: 'Showers', high: 17, low: 12 }]
+const days = [
+  { date: 'Mon', sky: 'Sunny', high: 21, low: 14 },
+  { date: 'Tue', sky: 'Showers', high: 17, low: 12 },
+]
 
 it('shows the result, refreshes, and tells the model what the user picked', async () => {
   t = renderComponent(App)

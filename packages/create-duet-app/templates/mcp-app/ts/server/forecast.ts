@@ -52,5 +52,5 @@ export function forecastFor(city: string): Forecast {
 
 /** One line per day, for the model and for hosts that cannot show the view. */
 export function summarize({ city, days }: Forecast): string {
-  return `Forecast for ${city}: ` + days.map((d) => `${d.date} ${d.sky.toLowerCase()}, ${d.high}°/${d.low}°C`).join('; ') + '.'
+  return `Forecast for ${city}: ${days.map((d) => `${d.date} ${d.sky.toLowerCase()}, ${d.high}°/${d.low}°C`).join('; ')}.`
 }

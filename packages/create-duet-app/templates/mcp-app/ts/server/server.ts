@@ -5,18 +5,25 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as z from 'zod'
-import { createAppServer, type AppServer } from '@duetkit/server'
+import { createAppServer } from '@duetkit/server'
 import { forecastFor, summarize } from './forecast.js'
 
+// What the tool returns as structuredContent: the SDK checks it, and the view sees its type.
+const forecastShape = {
+  city: z.string(),
+  days: z.array(z.object({ date: z.string(), sky: z.string(), high: z.number(), low: z.number() })),
+}
+
 /** The server with its one tool, not yet listening (the tests connect to it in memory). */
-export function createForecastServer(): AppServer {
-  const app = createAppServer({ name: 'forecast', version: '1.0.0' })
-  app.appTool(
+export function createForecastServer() {
+  // Returned as chained: each registration adds its tool to the server's type.
+  return createAppServer({ name: 'forecast', version: '1.0.0' }).appTool(
     'get_forecast',
     {
       title: 'Weather forecast',
       description: 'Five-day weather forecast (Mon–Fri, °C) for a city, shown as an interactive card.',
       inputSchema: { city: z.string().trim().min(1).max(100).describe('City name, e.g. "Lisbon"') },
+      outputSchema: forecastShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
       view: {
         // Read at every request, so `npm run build` shows up without restarting the server.
@@ -25,13 +32,19 @@ export function createForecastServer(): AppServer {
         prefersBorder: true,
       },
     },
-    async ({ city }: { city: string }) => {
+    async ({ city }) => {
       const forecast = forecastFor(city)
-      return { content: [{ type: 'text' as const, text: summarize(forecast) }], structuredContent: { ...forecast } }
+      return { content: [{ type: 'text', text: summarize(forecast) }], structuredContent: forecast }
     },
   )
-  return app
 }
+
+/**
+ * The server's type, tools included. The view imports it as a type only
+ * (`import type { ForecastServer } from '../server/server'`), so its `callTool` names, arguments and
+ * results are checked against get_forecast's schemas at no cost to the view's bundle.
+ */
+export type ForecastServer = ReturnType<typeof createForecastServer>
 
 // Serve only when run as a program, not when a test imports this module.
 const entry = process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : ''

@@ -1,11 +1,15 @@
 import { it, expect, afterEach } from 'vitest'
-import { renderComponent, type RenderedComponent } from 'duetkit'
+import { renderComponent, type ActionsOf, type RenderedComponent } from 'duetkit'
 import App, { type State } from './App'
 
-let t: RenderedComponent<State> | undefined
+// Typed by the component: each simulated action and response is checked against its data.
+let t: RenderedComponent<State, ActionsOf<typeof App>> | undefined
 afterEach(() => t?.dispose())
 
-const days = [{ date: 'Mon', sky: 'Sunny', high: 21, low: 14 }, { date: 'Tue', sky: 'Showers', high: 17, low: 12 }]
+const days = [
+  { date: 'Mon', sky: 'Sunny', high: 21, low: 14 },
+  { date: 'Tue', sky: 'Showers', high: 17, low: 12 },
+]
 
 it('shows the result, refreshes, and tells the model what the user picked', async () => {
   t = renderComponent(App)

@@ -2,15 +2,16 @@
 //
 // The theme follows the host without code here: the MCP driver puts the host's theme on <html> as
 // data-theme and its style variables as CSS custom properties, and styles.css is written against them.
-import type { Component } from 'duetkit'
-import type { DisplayMode } from 'duetkit/mcp'
+//
+// Its types come from the server: ForecastServer is imported as a type only, so `callTool` is checked
+// against get_forecast's name, arguments and output schema at no cost to the bundle, and so are the
+// tool input and result the intent reads.
+import { component, type NoProps } from 'duetkit'
+import type { DisplayMode, McpDrivers } from 'duetkit/mcp'
+import type { Day } from '../server/forecast'
+import type { ForecastServer } from '../server/server'
 
-export interface Day {
-  date: string
-  sky: string
-  high: number
-  low: number
-}
+export type { Day }
 
 export interface State {
   city: string
@@ -21,72 +22,75 @@ export interface State {
   canFullscreen: boolean
 }
 
-const App: Component<State> = ({ state }) => (
-  <main>
-    <h1>{state.city ? `Forecast for ${state.city}` : 'Forecast'}</h1>
-    <p role="status">{state.status === 'loading' ? 'Loading…' : ''}</p>
-    <ul className="days">
-      {state.days.map((day) => (
-        <li key={day.date}>
-          <button type="button" className="day" data={{ date: day.date }} aria-pressed={day.date === state.selected}>
-            {day.date}: {day.sky}, {day.high}° / {day.low}°
+// The actions are what the intent returns, plus DISPLAY_MODE: the host's answer to FULLSCREEN.
+const App = component<State, NoProps, McpDrivers<ForecastServer, 'get_forecast'>, { DISPLAY_MODE: { mode: DisplayMode } }>()(
+  function App({ state }) {
+    return (
+      <main>
+        <h1>{state.city ? `Forecast for ${state.city}` : 'Forecast'}</h1>
+        <p role="status">{state.status === 'loading' ? 'Loading…' : ''}</p>
+        <ul className="days">
+          {state.days.map((day) => (
+            <li key={day.date}>
+              <button type="button" className="day" data={{ date: day.date }} aria-pressed={day.date === state.selected}>
+                {day.date}: {day.sky}, {day.high}° / {day.low}°
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="refresh" disabled={!state.city}>
+          Refresh
+        </button>
+        <button type="button" className="ask" disabled={!state.selected}>
+          Ask about this day
+        </button>
+        {state.canFullscreen ? (
+          <button type="button" className="fullscreen">
+            {state.displayMode === 'fullscreen' ? 'Exit full screen' : 'Full screen'}
           </button>
-        </li>
-      ))}
-    </ul>
-    <button type="button" className="refresh" disabled={!state.city}>Refresh</button>
-    <button type="button" className="ask" disabled={!state.selected}>Ask about this day</button>
-    {state.canFullscreen ? (
-      <button type="button" className="fullscreen">{state.displayMode === 'fullscreen' ? 'Exit full screen' : 'Full screen'}</button>
-    ) : null}
-  </main>
+        ) : null}
+      </main>
+    )
+  },
+  {
+    initialState: { city: '', days: [], selected: null, status: 'waiting', displayMode: 'inline', canFullscreen: false },
+
+    intent: ({ DOM, MCP }) => ({
+      INPUT: MCP.select('tool-input'), // the arguments the model called the tool with
+      RESULT: MCP.select('tool-result'), // the server tool's result
+      CONTEXT: MCP.select('host-context-changed'), // theme, display modes, size… after every change
+      REFRESH: DOM.click('.refresh'),
+      PICK: DOM.click('.day').data('date'),
+      ASK: DOM.click('.ask'),
+      FULLSCREEN: DOM.click('.fullscreen'),
+    }),
+
+    model: {
+      INPUT: (state, { city }) => ({ ...state, city, status: 'loading' }),
+      RESULT: (state, result) => ({ ...state, status: 'ready', days: result.structuredContent?.days ?? [], selected: null }),
+      // offer full screen only where the host has it
+      CONTEXT: (state, context) => ({
+        ...state,
+        displayMode: context.displayMode ?? state.displayMode,
+        canFullscreen: (context.availableDisplayModes ?? []).includes('fullscreen'),
+      }),
+      // call the server's tool again from the view; the result comes back as RESULT
+      REFRESH: {
+        STATE: (state) => ({ ...state, status: 'loading' }),
+        MCP: (state) => ({ callTool: 'get_forecast', args: { city: state.city }, ok: 'RESULT' }),
+      },
+      // tell the model what the user picked: it reads it on its next turn
+      PICK: {
+        STATE: (state, date) => ({ ...state, selected: date }),
+        MCP: (state, date) => ({ updateModelContext: { city: state.city, selectedDay: state.days.find((d) => d.date === date) } }),
+      },
+      // post a message to the conversation, as the user
+      ASK: { MCP: (state) => ({ message: `What should I pack for ${state.city} on ${state.selected}?` }) },
+      // the host answers with the mode it chose, which may not be the one asked for
+      FULLSCREEN: { MCP: (state) => ({ displayMode: state.displayMode === 'fullscreen' ? 'inline' : 'fullscreen', ok: 'DISPLAY_MODE' }) },
+      DISPLAY_MODE: (state, { mode }) => ({ ...state, displayMode: mode }),
+    },
+  },
 )
-
-App.initialState = { city: '', days: [], selected: null, status: 'waiting', displayMode: 'inline', canFullscreen: false }
-
-App.intent = ({ DOM, MCP }) => ({
-  INPUT: MCP.select('tool-input'),     // the arguments the model called the tool with
-  RESULT: MCP.select('tool-result'),   // the server tool's result
-  CONTEXT: MCP.select('host-context-changed'), // theme, display modes, size… after every change
-  REFRESH: DOM.click('.refresh'),
-  PICK: DOM.click('.day').data('date'),
-  ASK: DOM.click('.ask'),
-  FULLSCREEN: DOM.click('.fullscreen'),
-})
-
-interface ToolResult {
-  structuredContent?: { days?: Day[] }
-}
-
-interface HostContext {
-  displayMode?: DisplayMode
-  availableDisplayModes?: DisplayMode[]
-}
-
-App.model = {
-  INPUT: (state, args: { city?: string }) => ({ ...state, city: args.city ?? state.city, status: 'loading' }),
-  RESULT: (state, result: ToolResult) => ({ ...state, status: 'ready', days: result.structuredContent?.days ?? [], selected: null }),
-  // offer full screen only where the host has it
-  CONTEXT: (state, context: HostContext) => ({
-    ...state,
-    displayMode: context.displayMode ?? state.displayMode,
-    canFullscreen: (context.availableDisplayModes ?? []).includes('fullscreen'),
-  }),
-  // call the server's tool again from the view; the result comes back as RESULT
-  REFRESH: {
-    STATE: (state) => ({ ...state, status: 'loading' }),
-    MCP: (state) => ({ callTool: 'get_forecast', args: { city: state.city }, ok: 'RESULT' }),
-  },
-  // tell the model what the user picked: it reads it on its next turn
-  PICK: {
-    STATE: (state, date: string) => ({ ...state, selected: date }),
-    MCP: (state, date: string) => ({ updateModelContext: { city: state.city, selectedDay: state.days.find((d) => d.date === date) } }),
-  },
-  // post a message to the conversation, as the user
-  ASK: { MCP: (state) => ({ message: `What should I pack for ${state.city} on ${state.selected}?` }) },
-  // the host answers with the mode it chose, which may not be the one asked for
-  FULLSCREEN: { MCP: (state) => ({ displayMode: state.displayMode === 'fullscreen' ? 'inline' : 'fullscreen', ok: 'DISPLAY_MODE' }) },
-  DISPLAY_MODE: (state, { mode }: { mode: DisplayMode }) => ({ ...state, displayMode: mode }),
-}
 
 export default App
