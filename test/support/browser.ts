@@ -14,7 +14,7 @@ const FLAGS = [
   '--disable-quic',
 ]
 
-/** Launches headless Chromium for an end-to-end test. Close it in `afterAll`. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS })
+/** Launches headless Chromium for an end-to-end test, with `extraArgs` after the usual flags. Close it in `afterAll`. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...FLAGS, ...extraArgs] })
 }

@@ -63,7 +63,7 @@ async function stop(child) {
 async function exercise(client, dir, forecastModule) {
   const { forecastFor } = await import(pathToFileURL(join(dir, forecastModule)).href)
   const { tools } = await client.listTools()
-  expect(tools.map((t) => t.name)).toEqual(['get_forecast'])
+  expect(tools.map((t) => t.name)).toEqual(['get_forecast', 'duet_view_state'])
   expect(tools[0]._meta).toMatchObject({ ui: { resourceUri: 'ui://forecast/view.html' } })
 
   const result = await client.callTool({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
@@ -215,7 +215,7 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
           structuredContent: { city: 'Lisbon', selectedDay: lisbon.structuredContent.days[2] },
         })
         await frame.click('.refresh')
-        expect((await host.waitForEvent('calltool')).params).toEqual({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
+        expect((await host.waitForEvent('calltool', { name: 'get_forecast' })).params).toEqual({ name: 'get_forecast', arguments: { city: 'Lisbon' } })
         await frame.waitForFunction(() => document.querySelector('[role=status]')?.textContent === '', undefined, { timeout: 20_000 })
         if (language === 'js') await host.page.locator('#view').screenshot({ path: `${SHOTS}/starter-forecast-light.png` })
 

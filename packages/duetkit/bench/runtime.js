@@ -45,7 +45,7 @@ async function sizes() {
     `    app bundle:           ${kb(app.length)} KB min, ${kb(appGz)} KB gzip (goal <= ${SIZE_GOAL_KB} KB gzip: ${appGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
   )
   console.log(
-    `    with duet/vite's shims: ${kb(aliased.length)} KB min, ${kb(aliasedGz)} KB gzip (goal: ${aliasedGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
+    `    with duetkit/vite's shims: ${kb(aliased.length)} KB min, ${kb(aliasedGz)} KB gzip (goal: ${aliasedGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
   )
   console.log(`    xstream+snabbdom only: ${kb(deps.length)} KB min, ${kb(depsGz)} KB gzip (Duet's own share: ${kb(appGz - depsGz)} KB gzip)`)
 }

@@ -11,7 +11,7 @@ export type { LogLevel } from './protocol/log-level.js'
 
 // The driver contract.
 export { reply, wantsReply, REPLY } from './runtime/driver.js'
-export type { Driver, AnyDriver, DriverContext, AppHandle, AgentInstance, ReplyKind, ReplyFn } from './runtime/driver.js'
+export type { Driver, AnyDriver, DriverContext, AppHandle, AgentInstance, PersistHandle, ReplyKind, ReplyFn } from './runtime/driver.js'
 
 // Component types.
 export type {
@@ -41,6 +41,7 @@ export type {
   PropsOf,
   ActionsOf,
   DriversOf,
+  PersistChoice,
 } from './runtime/types.js'
 // Declares a component whose intent, model and replies are checked against each other.
 export { component } from './runtime/component.js'

@@ -249,6 +249,8 @@ async function main() {
 
 try {
   await main()
+  // Replicas on one Redis: a send on one wakes a long poll on another (bench/channel/replicas.js).
+  await (await import('./channel/replicas.js')).replicaWake()
   // The full loop in a browser: app asks -> agent woken -> answer rendered (bench/channel-round-trip.js).
   await (await import('./channel-round-trip.js')).main()
 } finally {

@@ -70,6 +70,9 @@ bridge.oncalltool = async (p) => {
   record('calltool')(p)
   // The bridge answers a handler that throws with a JSON-RPC error, as a host whose server failed would.
   if (config.toolErrors[p.name]) throw new Error(config.toolErrors[p.name])
+  // A test that forwards tool calls to a real server (HostPageOptions.onToolCall).
+  const forward = (window as any).__duetToolCall as ((name: string, args: unknown) => Promise<unknown>) | undefined
+  if (forward) return (await forward(p.name, p.arguments ?? {})) as any
   return (config.toolResults[p.name] ?? { content: [{ type: 'text', text: `called ${p.name}` }], structuredContent: { echo: p.arguments ?? {} } }) as any
 }
 bridge.onreadresource = async (p) => {

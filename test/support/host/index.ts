@@ -58,6 +58,8 @@ export interface HostPageOptions {
   toolResults?: Record<string, unknown>
   /** Tools whose `tools/call` the host answers with a JSON-RPC error (-32603) carrying this message. */
   toolErrors?: Record<string, string>
+  /** Answers the view's `tools/call` (e.g. through a real server's client); overrides `toolResults`. */
+  onToolCall?: (name: string, args: unknown) => Promise<unknown>
   /** Response headers for the view (default: the spec's default CSP). */
   viewHeaders?: Record<string, string>
   /** Extra routes on the view origin. */
@@ -169,6 +171,7 @@ export async function openHostPage(browser: Browser, options: HostPageOptions): 
   try {
     context = await browser.newContext({ viewport: { width: 480, height: 640 } })
     const page = await context.newPage()
+    if (options.onToolCall) await page.exposeFunction('__duetToolCall', options.onToolCall)
     await page.goto(`${host.origin}/`)
     const viewPrefix = `${view.origin}/`
     const viewFrame = () => {

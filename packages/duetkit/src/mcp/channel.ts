@@ -106,6 +106,10 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
   const unheard: AgentMessage[] = []
   let polling = false
   let wake = () => {}
+  // Acknowledged delivery: each poll passes the id of the last message it received, which removes it and
+  // everything before it from the queue; a poll whose reply was lost is answered again with the same batch,
+  // and ids at or below the cursor are dropped so no listener hears a message twice.
+  let after = '0'
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -135,7 +139,7 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
       while (!stopped && listeners.size > 0) {
         let result: JsonObject
         try {
-          result = await options.callTool('poll_ui_messages', { channel_id: channel, wait_ms: pollWaitMs })
+          result = await options.callTool('poll_ui_messages', { channel_id: channel, wait_ms: pollWaitMs, after })
         } catch (err) {
           // No host, or the driver is gone: nothing to retry against.
           if (stopped || (err instanceof DuetError && (err.code === 'NO_HOST' || err.code === 'DISPOSED'))) return
@@ -153,7 +157,12 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
         const list = isObject(result.structuredContent) && Array.isArray(result.structuredContent.messages) ? result.structuredContent.messages : []
         for (const m of list) {
           if (!isObject(m) || typeof m.event !== 'string') continue
-          const message: AgentMessage = { id: String(m.id ?? ''), event: m.event, data: m.data ?? null }
+          const id = String(m.id ?? '')
+          if (/^\d+$/.test(id)) {
+            if (Number(id) <= Number(after)) continue
+            after = id
+          }
+          const message: AgentMessage = { id, event: m.event, data: m.data ?? null }
           if (listeners.size === 0) unheard.push(message)
           else for (const listener of [...listeners]) listener(message)
         }

@@ -2,6 +2,7 @@ import type { Stream } from 'xstream'
 import { reply, wantsReply, type Driver, type DriverContext } from '../runtime/driver.js'
 import type { AgentToolLayer, AgentToolsFactory, ConfirmFn } from './agent-tools.js'
 import { startAutoResize } from './auto-resize.js'
+import { unsupported } from './capabilities.js'
 import { DuetError, type ErrorCode } from '../protocol/errors.js'
 import { RpcCode, RpcError, isObject, type JsonObject } from './json-rpc.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
@@ -9,6 +10,7 @@ import { toOutgoing, toolErrorText } from './sinks.js'
 import type { AgentChannelFactory, ChannelLink } from './channel.js'
 import { createSourceHub, type McpSource, type McpSourceTypes } from './sources.js'
 import { applyHostContext } from './theme.js'
+import { keepViewState, localBackend, serverBackend, VIEW_STATE_TOOL, type ViewStateBackend } from './view-state.js'
 
 import type { DisplayMode } from './host-types.js'
 
@@ -40,6 +42,11 @@ export interface McpAppDriverOptions {
   channel?: AgentChannelFactory
   /** The host's window; `null` for "no host". Default `window.parent` when the view is framed. */
   host?: HostWindow | null
+  /**
+   * Where an `App.persist` state is kept: `'auto'` (default) uses `localStorage` and, where the sandbox
+   * has none, the server's app-only `duet_view_state` tool; `'server'` always the tool; `false` keeps nothing.
+   */
+  viewState?: 'auto' | 'server' | false
 }
 
 /** What an `error` reply action receives. */
@@ -76,6 +83,8 @@ function checkOptions(o: McpAppDriverOptions): void {
     fail('protocolVersion', "must be a non-empty string such as '2026-01-26'")
   if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0))
     fail('timeoutMs', 'must be a positive number of milliseconds (Infinity for none)')
+  if (o.viewState !== undefined && o.viewState !== 'auto' && o.viewState !== 'server' && o.viewState !== false)
+    fail('viewState', "must be 'auto', 'server' or false")
   if (o.channel !== undefined && typeof o.channel !== 'function')
     fail('channel', "must be agentChannel() or agentChannel('<channel id>') (import it from duetkit/mcp)")
 }
@@ -110,6 +119,8 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     const hub = createSourceHub()
     const cleanups: Array<() => void> = []
     let hostContext: JsonObject = {}
+    // Settled by the handshake: what the host said it offers. Until then a sink value waits for it.
+    let hostCapabilities: JsonObject | undefined
     let tools: AgentToolLayer | undefined
     let recordTools = () => {}
     let disposed = false
@@ -139,7 +150,9 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
             return void hub.emit('tool-input-partial', isObject(params.arguments) ? params.arguments : {})
           case 'ui/notifications/tool-result':
             channel?.onToolResult(params)
-            return void hub.emit('tool-result', params)
+            hub.emit('tool-result', params)
+            // After the result's own action, so a restored state lands on top of it in the same flush.
+            return void kept?.onToolResult(params)
           case 'ui/notifications/tool-cancelled':
             return void hub.emit('tool-cancelled', params)
           case 'ui/notifications/host-context-changed':
@@ -175,6 +188,26 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
       })
     }
 
+    // App.persist: the runtime says what to keep; this driver knows the view instance and where to keep it.
+    const persist = options.viewState === false ? undefined : context.app.persistence?.()
+    let backend: ViewStateBackend | undefined | null = null
+    const pickBackend = (): ViewStateBackend | undefined => {
+      if (backend !== null) return backend
+      backend = options.viewState === 'server' ? undefined : localBackend(win as { localStorage?: Storage } | undefined)
+      if (!backend && isObject(hostCapabilities?.serverTools)) backend = serverBackend((name, args) => client.request('tools/call', { name, arguments: args }))
+      if (!backend)
+        console.warn(
+          `[duetkit/mcp] tools/call ${VIEW_STATE_TOOL}: the view state is not kept: the sandbox has no localStorage and the host offers no serverTools`,
+        )
+      return backend
+    }
+    const kept = persist
+      ? keepViewState(persist, pickBackend, (message) =>
+          console.warn(`[duetkit/mcp] view state (${backend?.kind === 'server' ? `tools/call ${VIEW_STATE_TOOL}` : 'localStorage'}): ${message}`),
+        )
+      : undefined
+    if (kept) cleanups.push(context.app.onFlush(() => kept.onFlush()))
+
     if (options.tools) {
       tools = options.tools(context.app, { confirm: options.confirm })
       // The host lists tools after the handshake; only later changes are worth a notification.
@@ -198,11 +231,13 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     if (options.availableDisplayModes) appCapabilities.availableDisplayModes = options.availableDisplayModes
     if (tools) appCapabilities.tools = { listChanged: true }
 
+    const handshakeParams = { protocolVersion: options.protocolVersion ?? DEFAULT_PROTOCOL, appInfo, appCapabilities }
     if (host !== null) {
-      client.connect({ protocolVersion: options.protocolVersion ?? DEFAULT_PROTOCOL, appInfo, appCapabilities }).then(
+      client.connect(handshakeParams).then(
         (result) => {
           if (disposed) return
           recordTools()
+          hostCapabilities = isObject(result.hostCapabilities) ? result.hostCapabilities : {}
           hub.emit('host', { hostInfo: result.hostInfo, hostCapabilities: result.hostCapabilities ?? {}, protocolVersion: result.protocolVersion })
           onContext(isObject(result.hostContext) ? result.hostContext : {})
           if (options.autoResize !== false && win && typeof win.ResizeObserver === 'function') {
@@ -215,7 +250,9 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
       )
     }
 
+    const warned = new Set<string>()
     async function handle(sink: unknown) {
+      let method: string | undefined
       try {
         if (isObject(sink) && 'notifyAgent' in sink) {
           if (!channel)
@@ -227,6 +264,13 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
           return
         }
         const out = toOutgoing(sink)
+        method = out.method
+        if (host !== null && out.method !== 'ui/notifications/request-teardown') {
+          // Waits for the handshake (a failed one fails here, as the request itself would).
+          await client.connect(handshakeParams)
+          const refused = unsupported(out.method, out.params, hostCapabilities ?? {}, hostContext)
+          if (refused) throw refused
+        }
         if (out.kind === 'notification') {
           await client.notify(out.method, out.params)
           reply(sink, 'ok', {})
@@ -241,8 +285,14 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
       } catch (err) {
         if (disposed && err instanceof DuetError && err.code === 'DISPOSED') return
         const delivered = reply(sink, 'error', errorReply(err, sink))
-        // A failure nobody asked to hear about still deserves a trace, or it is lost.
-        if (!delivered && !wantsReply(sink, 'error')) console.warn(`[duetkit/mcp] ${errorReply(err, sink).error}`)
+        // A failure nobody asked to hear about still deserves a trace, or it is lost; it names the
+        // method, and an unsupported method is said once, not on every click.
+        if (delivered || wantsReply(sink, 'error')) return
+        const refused = err instanceof DuetError && err.code === 'UNSUPPORTED'
+        if (refused && warned.has(method!)) return
+        if (refused) warned.add(method!)
+        const text = errorReply(err, sink).error
+        console.warn(`[duetkit/mcp] ${method && !text.startsWith(method) ? `${method}: ` : ''}${text}`)
       }
     }
 

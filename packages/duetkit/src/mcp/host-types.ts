@@ -109,6 +109,8 @@ export interface HostCapabilities {
   logging?: JsonObject
   updateModelContext?: JsonObject
   message?: JsonObject
+  /** `sampling/createMessage` (`{ createMessage }`); `tools` when it takes tools too. */
+  sampling?: { tools?: JsonObject }
   sandbox?: JsonObject
   experimental?: Record<string, JsonObject>
   [capability: string]: unknown

@@ -84,6 +84,8 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   BAD_MESSAGE: 'BAD_MESSAGE',
   /** The channel was closed or expired. */
   CHANNEL_CLOSED: 'CHANNEL_CLOSED',
+  /** A server-minted channel id (`ch_…`) this store never minted: the caller likely uses another data folder or store. */
+  UNKNOWN_CHANNEL: 'UNKNOWN_CHANNEL',
   /** The channel's queue holds as many unread messages as it may. */
   QUEUE_FULL: 'QUEUE_FULL',
   /** A store's backend cannot be used (unwritable folder, corrupt file, Redis down, written by a newer Duet). */

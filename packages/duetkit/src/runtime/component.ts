@@ -1,5 +1,5 @@
 import type { VNode } from 'snabbdom'
-import type { ActionStream, AgentSpec, Component, Drivers, Model, NoProps, Sources, ViewArgs } from './types.js'
+import type { ActionStream, AgentSpec, Component, Drivers, Model, NoProps, PersistChoice, Sources, ViewArgs } from './types.js'
 
 /** The actions an intent produces: each stream's name, with the data it carries. */
 export type ActionsFrom<I> = { [K in keyof I]: I[K] extends ActionStream<infer T> ? T : never }
@@ -11,6 +11,8 @@ export type ComponentStatics<State, Props, D, I, Extra> = {
   intent?: (sources: Sources<D>) => I
   agent?: AgentSpec<State, ActionsFrom<I> & Extra>
   displayName?: string
+  /** Keep this (root) component's state, or the named keys, across a re-mount of the view. */
+  persist?: PersistChoice<State>
   /**
    * An entry per intent action (the second part only makes those keys required), and entries for
    * `Extra` actions. The `as` keeps the second part from inferring the actions from the model's keys.

@@ -1,7 +1,7 @@
 import { Stream } from 'xstream'
 import type { VNode } from 'snabbdom'
 import type { ActionStream, AnyComponent } from './types.js'
-import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type Driver, type ReplyKind } from './driver.js'
+import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type Driver, type PersistHandle, type ReplyKind } from './driver.js'
 import { DuetError, logFailure } from './errors.js'
 import { createActionQueue } from './queue.js'
 import { componentName, disposeInstance, runAction, type Instance } from './instance.js'
@@ -57,6 +57,8 @@ interface Job {
   inst: Instance
   action: string
   data: unknown
+  /** Set for a restore of kept state: runs in the queue's order instead of a reducer. */
+  apply?: () => void
 }
 
 interface Wired {
@@ -76,8 +78,9 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
   const handles = new WeakMap<Instance, AgentInstance>()
 
   const queue = createActionQueue<Job>({
-    run: ({ inst, action, data }) => {
-      runAction(actions, inst, action, data)
+    run: ({ inst, action, data, apply }) => {
+      if (apply) apply()
+      else runAction(actions, inst, action, data)
       options.afterAction?.(store, action)
     },
     render: () => {
@@ -232,7 +235,20 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
       return out
     },
     onFlush: (listener) => queue.onFlush(listener),
+    persistence: () => persistence,
   }
+
+  const persistence = persistHandle(App.persist, {
+    get: () => store,
+    push(apply) {
+      const done = queue.nextFlush()
+      queue.push({ inst: root, action: 'restore', data: undefined, apply })
+      return done
+    },
+    set(s) {
+      store = s
+    },
+  })
 
   // Drivers start before the first intent runs, as in Cycle: a driver may have work of its own (a handshake).
   for (const name of Object.keys(options.drivers)) driver(name)
@@ -270,6 +286,36 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
         ;(w.source as { dispose?(): void } | undefined)?.dispose?.()
       }
       options.dom.dispose()
+    },
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** Checks `App.persist` once and makes the handle drivers save and restore the kept state through. */
+function persistHandle(choice: unknown, store: { get(): unknown; set(s: unknown): void; push(apply: () => void): Promise<void> }): PersistHandle | undefined {
+  if (choice === undefined || choice === false) return undefined
+  if (choice !== true && !(Array.isArray(choice) && choice.every((k) => typeof k === 'string' && k !== '')))
+    throw new DuetError('INVALID_OPTION', `App.persist must be true or an array of state keys, got ${JSON.stringify(choice)}`, { option: 'persist' })
+  const keys: true | readonly string[] = choice === true ? true : [...(choice as string[])]
+  const pick = (state: unknown) => {
+    if (keys === true || !isPlainObject(state)) return state
+    const out: Record<string, unknown> = {}
+    for (const k of keys) if (k in state) out[k] = state[k]
+    return out
+  }
+  return {
+    keys,
+    snapshot: () => pick(store.get()),
+    restore(saved) {
+      if (keys !== true && !isPlainObject(saved))
+        return Promise.reject(new DuetError('INVALID_ARGUMENT', `restore: a kept state must be an object of ${keys.join(', ')}, got ${typeof saved}`))
+      return store.push(() => {
+        if (keys === true) return store.set(saved)
+        const now = store.get()
+        // Only the kept keys come back: a stale or foreign snapshot cannot add fields the app never kept.
+        store.set({ ...(isPlainObject(now) ? now : {}), ...(pick(saved) as Record<string, unknown>) })
+      })
     },
   }
 }

@@ -33,6 +33,25 @@ export interface AppHandle {
   agents(): AgentInstance[]
   /** Called after each flush (all queued actions reduced, one render and patch); returns an unsubscribe. */
   onFlush(listener: () => void): () => void
+  /**
+   * The root component's kept state (`App.persist`), or undefined when it did not opt in. The runtime
+   * knows what to keep; a driver that knows where (the MCP driver) saves and restores it through this.
+   */
+  persistence?(): PersistHandle | undefined
+}
+
+/** The part of the root state a component chose to keep, for a driver to save and restore. */
+export interface PersistHandle {
+  /** The kept keys (`true`: the whole state). */
+  readonly keys: true | readonly string[]
+  /** The kept part of the root state now: an object of the kept keys (for `true`, the whole state). */
+  snapshot(): unknown
+  /**
+   * Puts a saved snapshot back: its kept keys (others are ignored) are written over the root state, or
+   * for `true` the whole state is replaced. Runs after the actions already queued, renders once, and
+   * resolves after that flush. A snapshot that is not an object is refused with `INVALID_ARGUMENT`.
+   */
+  restore(saved: unknown): Promise<void>
 }
 
 export interface AgentInstance {

@@ -162,6 +162,12 @@ export interface Component<State = unknown, Props = NoProps, D = Drivers, A = Un
   model?: Model<State, Props, D, A>
   agent?: AgentSpec<State, A>
   displayName?: string
+  /**
+   * On the root component: keep its state across a re-mount of the view by the host. `true` keeps all
+   * of it, an array the named top-level keys. A driver that knows where to keep it (the MCP driver,
+   * under the tool call's `viewUUID`) saves it after each change and restores it; see `PersistHandle`.
+   */
+  persist?: PersistChoice<State>
   /** Type-only, never set at run time: the component's type arguments. */
   readonly '~duet'?: ComponentTypes<State, Props, D, A>
 }
@@ -180,7 +186,11 @@ export interface AnyComponent {
   model?: { readonly [action: string]: ErasedReducer | { readonly [sink: string]: ErasedReducer | true | undefined } | undefined }
   agent?: AgentSpec
   displayName?: string
+  persist?: true | readonly string[]
 }
+
+/** What `Component.persist` takes: `true`, or the state's top-level keys to keep. */
+export type PersistChoice<State> = true | readonly (State extends object ? keyof State & string : never)[]
 
 type Declared<C> = '~duet' extends keyof C ? NonNullable<C['~duet' & keyof C]> : undefined
 type ModelOf<C> = C extends { model?: infer M } ? NonNullable<M> : never

@@ -90,6 +90,24 @@ describe("MCP.select('agent-message')", () => {
     expect(new Set(got.map((m) => m.id)).size).toBe(3)
   })
 
+  it('acknowledges each batch with after = the last id it got, and drops a redelivered message instead of emitting it twice', async () => {
+    const { fake, server, MCP } = start()
+    const got = collect(MCP.select('agent-message'))
+    fake.notify('ui/notifications/tool-result', toolResult({ channel_id: CH }))
+    await until(() => server.polls().length === 1, 'the first poll')
+    expect(server.polls()[0].arguments.after).toBe('0')
+    server.push(CH, { event: 'a' }, { event: 'b' })
+    await until(() => got.length === 2, 'two messages')
+    await until(() => server.polls().length === 2, 'the second poll')
+    const lastId = got[1].id
+    expect(server.polls()[1].arguments.after).toBe(lastId)
+    // A redelivery (what the server sends when an acknowledgement was lost) overlaps what the view already has.
+    server.push(CH, { id: got[0].id, event: 'a' }, { id: lastId, event: 'b' }, { event: 'c' })
+    await until(() => got.length === 3, 'the new message')
+    await tick()
+    expect(got.map((m) => m.event)).toEqual(['a', 'b', 'c'])
+  })
+
   it('uses the channel option at once, without waiting for a tool result', async () => {
     const { server, MCP } = start({ channel: agentChannel(CH) })
     const got = collect(MCP.select('agent-message'))

@@ -197,6 +197,8 @@ describe('duet view: what the official App lacks a helper for', () => {
     host = await openHostPage(browser, {
       viewHtml: htmlPage(await bundleScript(entry('duet-view.browser.ts'))),
       toolErrors: { get_alerts: 'the alerts service is down' },
+      // A host that offers pip: the driver refuses a mode the host does not list (UNSUPPORTED).
+      hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen', 'pip'], locale: 'en-US', platform: 'web' },
     })
     await host.initialized()
     frame = host.viewFrame()

@@ -50,7 +50,7 @@ describe('handshake', () => {
     const fake = fakeHost({
       'ui/initialize': async () => {
         await gate
-        return { protocolVersion: '2026-01-26', hostInfo: { name: 'H', version: '1' }, hostCapabilities: {}, hostContext: {} }
+        return { protocolVersion: '2026-01-26', hostInfo: { name: 'H', version: '1' }, hostCapabilities: { openLinks: {} }, hostContext: {} }
       },
       'ui/open-link': () => ({}),
     })

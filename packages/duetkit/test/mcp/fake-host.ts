@@ -4,6 +4,23 @@ import { REPLY, type AgentInstance, type AppHandle, type DriverContext, type Rep
 type Json = Record<string, any>
 type Handler = (params: Json) => Json | Promise<Json>
 
+const CAPABILITY_OF: Record<string, string> = {
+  'tools/call': 'serverTools',
+  'resources/read': 'serverResources',
+  'resources/list': 'serverResources',
+  'resources/templates/list': 'serverResources',
+  'ui/download-file': 'downloadFile',
+  'ui/message': 'message',
+  'ui/update-model-context': 'updateModelContext',
+  'sampling/createMessage': 'sampling',
+}
+
+function advertised(handlers: Record<string, Handler>): Json {
+  const caps: Json = { openLinks: {}, logging: {} }
+  for (const method of Object.keys(handlers)) if (CAPABILITY_OF[method]) caps[CAPABILITY_OF[method]] = {}
+  return caps
+}
+
 /** A message the view posted, as the host saw it. */
 export type Posted = Json
 
@@ -48,7 +65,9 @@ export function fakeHost(handlers: Record<string, Handler> = {}, init: Json = {}
   const result = {
     protocolVersion: '2026-01-26',
     hostInfo: { name: 'FakeHost', version: '1.0.0' },
-    hostCapabilities: { openLinks: {}, logging: {} },
+    // A host advertises what it handles (and logging and links, which it always takes): pass
+    // `init.hostCapabilities` for one that offers less.
+    hostCapabilities: advertised(handlers),
     hostContext: { theme: 'dark', displayMode: 'inline', locale: 'en-US' },
     ...init,
   }

@@ -7,8 +7,8 @@ afterEach(() => {
   for (const h of open.splice(0)) h.dispose()
 })
 
-function start(handlers: Parameters<typeof fakeHost>[0] = {}) {
-  const fake = fakeHost(handlers)
+function start(handlers: Parameters<typeof fakeHost>[0] = {}, init?: Parameters<typeof fakeHost>[1]) {
+  const fake = fakeHost(handlers, init)
   const h = harness()
   open.push(h)
   makeMcpAppDriver({ window: fake.win as any, host: fake.host })(h.sink$, h.context)
@@ -49,7 +49,8 @@ describe('request sinks', () => {
   })
 
   it('a JSON-RPC error goes to error as { error, code, request }, and a host\'s "Method not found" names the method', async () => {
-    const { send } = start({})
+    // A host that advertises server tools but lacks the handler (hosts do under- and over-advertise).
+    const { send } = start({}, { hostCapabilities: { serverTools: {} } })
     const r = await send({ callTool: 'nope' })
     expect(r).toMatchObject({ kind: 'error', data: { error: 'Method not found: tools/call', code: -32601 } })
     expect(r.data.request).toBe(r.value)
@@ -215,5 +216,79 @@ describe('bad sink values', () => {
     await until(() => spy.mock.calls.length > 0, 'console.warn')
     expect(String(spy.mock.calls[0]![0])).toMatch(/INVALID_SINK|names none of/)
     spy.mockRestore()
+  })
+})
+
+describe('host capabilities', () => {
+  // Each sink, and the capability the host must advertise for it.
+  const needs: Array<[string, Record<string, any>, string, string]> = [
+    ['callTool', { callTool: 'get_forecast' }, 'tools/call', 'serverTools'],
+    ['readResource', { readResource: 'ui://x/y.html' }, 'resources/read', 'serverResources'],
+    ['listResources', { listResources: true }, 'resources/list', 'serverResources'],
+    ['openLink', { openLink: 'https://example.com' }, 'ui/open-link', 'openLinks'],
+    ['downloadFile', { downloadFile: { uri: 'file:///a.txt', text: 'a' } }, 'ui/download-file', 'downloadFile'],
+    ['message', { message: 'hi' }, 'ui/message', 'message'],
+    ['updateModelContext', { updateModelContext: 'picked Tue' }, 'ui/update-model-context', 'updateModelContext'],
+    ['createMessage', { createMessage: 'hi' }, 'sampling/createMessage', 'sampling'],
+    ['log', { log: 'x' }, 'notifications/message', 'logging'],
+  ]
+  for (const [name, value, method, capability] of needs) {
+    it(`${name} on a host without ${capability}: error action with UNSUPPORTED naming ${method}, nothing posted`, async () => {
+      // The handler exists: only the advertisement is missing, so a round trip would have "worked".
+      const { send, fake } = start({ [method]: () => ({}) }, { hostCapabilities: {} })
+      await fake.waitFor((m) => m.method === 'ui/notifications/initialized')
+      const before = fake.posted.length
+      const r = await send(value)
+      expect(r.kind).toBe('error')
+      expect(r.data.code).toBe('UNSUPPORTED')
+      expect(r.data.error).toContain(method)
+      expect(r.data.error).toContain(`hostCapabilities.${capability}`)
+      expect(fake.posted.length).toBe(before)
+    })
+  }
+
+  it('a request sent before the handshake waits for the capabilities, then is refused without a round trip', async () => {
+    const { send, fake } = start({ 'ui/update-model-context': () => ({}) }, { hostCapabilities: { logging: {} } })
+    const r = await send({ updateModelContext: 'early' })
+    expect(r.data.code).toBe('UNSUPPORTED')
+    expect(fake.methods()).toEqual(['ui/initialize', 'ui/notifications/initialized'])
+  })
+
+  it('a display mode the host does not list is refused; one it lists is asked for', async () => {
+    const { send, fake } = start(
+      { 'ui/request-display-mode': (p) => ({ mode: p.mode }) },
+      { hostContext: { displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'] } },
+    )
+    const pip = await send({ displayMode: 'pip' })
+    expect(pip.data).toMatchObject({ code: 'UNSUPPORTED', error: expect.stringMatching(/ui\/request-display-mode.*"pip"/) })
+    expect(fake.methods()).not.toContain('ui/request-display-mode')
+    const full = await send({ displayMode: 'fullscreen' })
+    expect(full).toMatchObject({ kind: 'ok', data: { mode: 'fullscreen' } })
+  })
+
+  it('an unsupported request with no error action warns once, naming the method, not on every send', async () => {
+    const spy = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { h, fake } = start({}, { hostCapabilities: {} })
+    h.send({ updateModelContext: 'a' })
+    h.send({ updateModelContext: 'b' })
+    h.send({ message: 'c' })
+    await until(() => spy.mock.calls.length >= 2, 'console.warn')
+    await new Promise((r) => setTimeout(r, 20))
+    const lines = spy.mock.calls.map((c) => String(c[0]))
+    spy.mockRestore()
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^\[duetkit\/mcp\] ui\/update-model-context: /)
+    expect(lines[1]).toMatch(/^\[duetkit\/mcp\] ui\/message: /)
+    expect(fake.methods()).toEqual(['ui/initialize', 'ui/notifications/initialized'])
+  })
+
+  it('every warning names the method, also for a host error', async () => {
+    const spy = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { h } = start({ 'ui/open-link': () => Promise.reject(Object.assign(new Error('blocked by policy'), { code: -32000 })) })
+    h.send({ openLink: 'https://example.com' })
+    await until(() => spy.mock.calls.length > 0, 'console.warn')
+    const line = String(spy.mock.calls[0]![0])
+    spy.mockRestore()
+    expect(line).toBe('[duetkit/mcp] ui/open-link: blocked by policy')
   })
 })

@@ -8,6 +8,11 @@ import { createAppServer, type AppServer } from '../server/app-server.js'
 export interface AgentAppsOptions {
   /** Where the channel store keeps its data; default `$DUET_DATA_DIR`, else the per-user data folder. */
   dataDir?: string
+  /**
+   * A Redis URL (`redis://…`): channels, saved apps, app data, render records and the server log all
+   * live there, so several `duet serve` replicas on one Redis act as one server. Without it, SQLite in `dataDir`.
+   */
+  redisUrl?: string
   /** Reported to clients as the server version. */
   version?: string
 }
@@ -15,7 +20,9 @@ export interface AgentAppsOptions {
 const INSTRUCTIONS =
   'Duet agent-apps server. Show the user an app with display_ui_to_user (HTML) or display_component (a Duet component); ' +
   'each render returns a channel_id: send to the app with notify_ui and read what it sends with poll_agent_messages. ' +
-  'Run `duet wait <channel_id>` in the background to be woken when the app writes. ' +
+  'To get a turn when the app writes: poll_agent_messages with wait_seconds (50 or less) inside your turn, or after the render run the `duet wait` ' +
+  'command the display result gives you (a background command that exits when the app has written; --follow prints one line per message). ' +
+  'Components may import only duetkit and duetkit/mcp. App errors are logged with their channel id: tail_server_log. ' +
   'Recipes explain how to build apps: list_recipes, then get_recipe (start with getting-started).'
 
 /**
@@ -26,20 +33,22 @@ const INSTRUCTIONS =
 export async function createAgentAppsServer(options: AgentAppsOptions = {}): Promise<AppServer> {
   // One folder for channels and apps, resolved once, so the `duet wait` command the display tools hand out points at it.
   const dataDir = resolveDataDir(options.dataDir)
-  const store = await openChannelStore({ dataDir })
+  const redisUrl = options.redisUrl
+  const store = await openChannelStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl })
   let apps: AppStore | undefined
   try {
-    const opened = (apps = openAppStore({ dataDir }))
-    const app = createAppServer({ name: 'duet', version: options.version ?? '0.1.0', instructions: INSTRUCTIONS })
+    const opened = (apps = await openAppStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl }))
+    // Its display shell keeps no App.persist state, so it serves no duet_view_state tool.
+    const app = createAppServer({ name: 'duet', version: options.version ?? '0.1.0', instructions: INSTRUCTIONS, viewState: false })
     registerChannelTools(app, store)
-    const display = registerDisplayTools(app, { channels: store, store: opened, dataDir })
+    const display = registerDisplayTools(app, { channels: store, store: opened, dataDir, ...(redisUrl !== undefined && { redisUrl }) })
     registerAgentAppTools(app, { store: opened, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
     return app.onClose(async () => {
-      opened.close()
+      await opened.close()
       await store.dispose()
     })
   } catch (err) {
-    apps?.close()
+    await apps?.close()
     await store.dispose()
     throw err
   }

@@ -21,8 +21,8 @@ export function registerAppDataTools(app: Pick<AppServer, 'tool'>, store: AppSto
       },
     },
     (args: { app: string; key: string; value: unknown; append?: boolean }) =>
-      guarded(() => {
-        const info = store.putData(args.app, args.key, args.value, { append: args.append === true })
+      guarded(async () => {
+        const info = await store.putData(args.app, args.key, args.value, { append: args.append === true })
         const unit = info.kind === 'array' ? 'items' : info.kind === 'string' ? 'characters' : 'value'
         return toolResult(`Stored ${args.app}/${args.key}: ${info.total} ${unit}, ${info.bytes} bytes.`, { ...info })
       }),
@@ -44,8 +44,8 @@ export function registerAppDataTools(app: Pick<AppServer, 'tool'>, store: AppSto
       visibility: ['app'],
     },
     (args: { app: string; key: string; offset?: number; limit?: number }) =>
-      guarded(() => {
-        const page = store.getData(args.app, args.key, {
+      guarded(async () => {
+        const page = await store.getData(args.app, args.key, {
           ...(args.offset !== undefined && { offset: args.offset }),
           ...(args.limit !== undefined && { limit: args.limit }),
         })

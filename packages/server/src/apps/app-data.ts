@@ -29,6 +29,58 @@ function totalOf(value: unknown): number {
   return Array.isArray(value) || typeof value === 'string' ? value.length : 1
 }
 
+/** The value a put stores: `value`, or with `append` the stored array or string with `value` added. */
+export function merged(app: string, key: string, stored: string | undefined, value: unknown, append: boolean): unknown {
+  if (!append || stored === undefined) return value
+  const current: unknown = JSON.parse(stored)
+  if (Array.isArray(current) && Array.isArray(value)) return current.concat(value)
+  if (typeof current === 'string' && typeof value === 'string') return current + value
+  throw new DuetError(
+    'INVALID_ARGUMENT',
+    `append needs the same kind as the stored value: ${app}/${key} holds ${kindOf(current) === 'json' ? 'a JSON value' : `a ${kindOf(current)}`} and the new value is ${kindOf(value) === 'json' ? 'a JSON value' : `a ${kindOf(value)}`}. Append arrays to arrays and strings to strings, or put without append to replace it.`,
+    { field: 'value' },
+  )
+}
+
+/** A put of a new key when the app's keys are at their cap. */
+export function keysFullError(app: string, limits: AppLimits): DuetError {
+  return new DuetError('LIMIT_REACHED', `App '${app}' already has ${limits.maxKeysPerApp} data keys; put bigger values under fewer keys (arrays page well).`, {
+    limit: limits.maxKeysPerApp,
+  })
+}
+
+/** Checks and encodes what a put stores: its JSON, byte size and shape, or TOO_LARGE. */
+export function encodeValue(app: string, key: string, next: unknown, limits: AppLimits): { json: string; info: DataInfo } {
+  const json = JSON.stringify(next)
+  const bytes = utf8Bytes(json)
+  if (bytes > limits.maxValueBytes) {
+    throw new DuetError(
+      'TOO_LARGE',
+      `${app}/${key} would take ${bytes} bytes, over the limit of ${limits.maxValueBytes}; split the content over several keys (e.g. 'chapter-1', 'chapter-2').`,
+      { field: 'value', size: bytes, limit: limits.maxValueBytes },
+    )
+  }
+  return { json, info: { app, key, kind: kindOf(next), total: totalOf(next), bytes } }
+}
+
+/** Checks a put's arguments before anything is read or written. */
+export function checkPut(app: string, key: string, value: unknown): void {
+  checkAppName(app, 'app')
+  checkDataKey(key)
+  if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) {
+    throw new DuetError('INVALID_ARGUMENT', 'value is missing: pass any JSON value (an array pages by items, a string by characters)', { field: 'value' })
+  }
+}
+
+/** get_app_data of a key the app does not have, naming (some of) the keys it has. */
+export function noDataError(app: string, key: string, known: string[]): DuetError {
+  return new DuetError(
+    'NOT_FOUND',
+    `App '${app}' has no data under '${key}'. ${known.length ? `Its keys: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : 'It has no data yet: the agent stores it with put_app_data.'}`,
+    { kind: 'data', name: `${app}/${key}` },
+  )
+}
+
 /**
  * The app data store: JSON values under (app, key), written by the agent and read back by the
  * app a page at a time. Data, never code: nothing stored here is ever run by the server.
@@ -40,49 +92,18 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
   const upsert = db.prepare(`INSERT INTO app_data (app, key, value, bytes, updated_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (app, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, updated_at = excluded.updated_at`)
 
-  function merged(app: string, key: string, stored: string | undefined, value: unknown, append: boolean): unknown {
-    if (!append || stored === undefined) return value
-    const current: unknown = JSON.parse(stored)
-    if (Array.isArray(current) && Array.isArray(value)) return current.concat(value)
-    if (typeof current === 'string' && typeof value === 'string') return current + value
-    throw new DuetError(
-      'INVALID_ARGUMENT',
-      `append needs the same kind as the stored value: ${app}/${key} holds ${kindOf(current) === 'json' ? 'a JSON value' : `a ${kindOf(current)}`} and the new value is ${kindOf(value) === 'json' ? 'a JSON value' : `a ${kindOf(value)}`}. Append arrays to arrays and strings to strings, or put without append to replace it.`,
-      { field: 'value' },
-    )
-  }
-
   const put = db.transaction((app: string, key: string, value: unknown, append: boolean): DataInfo => {
     const stored = (select.get(app, key) as { value: string } | undefined)?.value
-    if (stored === undefined && (count.get(app) as { n: number }).n >= limits.maxKeysPerApp) {
-      throw new DuetError(
-        'LIMIT_REACHED',
-        `App '${app}' already has ${limits.maxKeysPerApp} data keys; put bigger values under fewer keys (arrays page well).`,
-        { limit: limits.maxKeysPerApp },
-      )
-    }
-    const next = merged(app, key, stored, value, append)
-    const json = JSON.stringify(next)
-    const bytes = utf8Bytes(json)
-    if (bytes > limits.maxValueBytes) {
-      throw new DuetError(
-        'TOO_LARGE',
-        `${app}/${key} would take ${bytes} bytes, over the limit of ${limits.maxValueBytes}; split the content over several keys (e.g. 'chapter-1', 'chapter-2').`,
-        { field: 'value', size: bytes, limit: limits.maxValueBytes },
-      )
-    }
-    upsert.run(app, key, json, bytes, Date.now())
-    return { app, key, kind: kindOf(next), total: totalOf(next), bytes }
+    if (stored === undefined && (count.get(app) as { n: number }).n >= limits.maxKeysPerApp) throw keysFullError(app, limits)
+    const { json, info } = encodeValue(app, key, merged(app, key, stored, value, append), limits)
+    upsert.run(app, key, json, info.bytes, Date.now())
+    return info
   })
 
   return {
     /** Stores a JSON value (replacing it, or appending to a stored array or string). */
     putData(app: string, key: string, value: unknown, options: PutDataOptions = {}): DataInfo {
-      checkAppName(app, 'app')
-      checkDataKey(key)
-      if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) {
-        throw new DuetError('INVALID_ARGUMENT', 'value is missing: pass any JSON value (an array pages by items, a string by characters)', { field: 'value' })
-      }
+      checkPut(app, key, value)
       return put.immediate(app, key, value, options.append === true)
     },
     /** One page of a stored value (see `pageOf` for how arrays, strings and other values page). */
@@ -90,14 +111,12 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
       checkAppName(app, 'app')
       checkDataKey(key)
       const row = select.get(app, key) as { value: string } | undefined
-      if (!row) {
-        const known = (keys.all(app) as Array<{ key: string }>).map((r) => r.key)
-        throw new DuetError(
-          'NOT_FOUND',
-          `App '${app}' has no data under '${key}'. ${known.length ? `Its keys: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : 'It has no data yet: the agent stores it with put_app_data.'}`,
-          { kind: 'data', name: `${app}/${key}` },
+      if (!row)
+        throw noDataError(
+          app,
+          key,
+          (keys.all(app) as Array<{ key: string }>).map((r) => r.key),
         )
-      }
       return pageOf(JSON.parse(row.value), request, limits)
     },
     /** The keys of an app's data, sorted. */

@@ -1,8 +1,9 @@
 import { join } from 'node:path'
+import { DuetError } from 'duetkit/protocol'
+import { importWithPeer } from '../channel/optional-peer.js'
 import { invalidOption } from '../server/errors.js'
 import { createAppData } from './app-data.js'
 import { APPS_DB_FILE, openAppsDatabase } from './database.js'
-import { DuetError } from 'duetkit/protocol'
 import type { AppLimits } from './limits.js'
 import { resolveAppLimits } from './limits.js'
 import { createRenderStore } from './render-store.js'
@@ -10,57 +11,88 @@ import { createSavedApps } from './saved-apps.js'
 import { createServerLog } from './server-log.js'
 
 export interface AppStoreOptions {
-  /** The folder for `apps.db` (created when missing); usually `resolveDataDir()`. */
-  dataDir: string
+  /** 'sqlite' (default: `apps.db` in `dataDir`, shared by the local processes) or 'redis' (replicas on many machines). */
+  backend?: 'sqlite' | 'redis'
+  /** The folder for `apps.db` (created when missing); usually `resolveDataDir()`. Required for sqlite. */
+  dataDir?: string
+  /** Redis URL, e.g. `redis://127.0.0.1:6379`; required for the redis backend. */
+  url?: string
   limits?: Partial<AppLimits>
 }
 
 type Parts = ReturnType<typeof createRenderStore> & ReturnType<typeof createSavedApps> & ReturnType<typeof createAppData> & ReturnType<typeof createServerLog>
 
-/** Renders, saved apps, app data and the server log, in one SQLite file shared by every server process. */
-export interface AppStore extends Parts {
-  /** The SQLite file. */
-  readonly file: string
-  readonly limits: Readonly<AppLimits>
-  /** Closes the file; later calls fail with `DISPOSED`. Safe to call twice. */
-  close(): void
+/** The store's operations, each answering with a promise (Redis answers over the network). */
+export type AppStoreOperations = {
+  [K in keyof Parts]: Parts[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never
 }
 
 /**
- * Opens the agent-apps store in a data dir.
+ * Renders, saved apps, app data and the server log: in one SQLite file shared by every local server
+ * process, or in Redis shared by replicas. Both backends keep the same limits and give the same errors.
+ */
+export interface AppStore extends AppStoreOperations {
+  readonly backend: 'sqlite' | 'redis'
+  /** Where the data lives: the SQLite file, or the Redis URL with any password hidden. */
+  readonly location: string
+  readonly limits: Readonly<AppLimits>
+  /** Closes the file or connection; later calls fail with `DISPOSED`. Safe to call twice. */
+  close(): Promise<void>
+}
+
+/**
+ * Opens the agent-apps store: SQLite in a data dir, or Redis at a URL (the `redis` package, an
+ * optional peer, is loaded only then).
  *
  * @example
- * const store = openAppStore({ dataDir: resolveDataDir() })
- * store.recordRender(channelId, { kind: 'html', html: '<p>Hi</p>' })
- * store.saveApp('greeting', channelId)
+ * const store = await openAppStore({ dataDir: resolveDataDir() })
+ * await store.recordRender(channelId, { kind: 'html', html: '<p>Hi</p>' })
+ * await store.saveApp('greeting', channelId)
  */
-export function openAppStore(options: AppStoreOptions): AppStore {
-  if (options === null || typeof options !== 'object') invalidOption('openAppStore', 'options', 'must be an object { dataDir, limits? }')
-  if (typeof options.dataDir !== 'string' || options.dataDir.length === 0) invalidOption('openAppStore', 'dataDir', 'must be a non-empty folder path')
-  const limits = resolveAppLimits('openAppStore', options.limits)
-  const db = openAppsDatabase(options.dataDir)
+export async function openAppStore(options: AppStoreOptions): Promise<AppStore> {
+  const factory = 'openAppStore'
+  if (options === null || typeof options !== 'object') invalidOption(factory, 'options', 'must be an object { dataDir, limits? } or { backend: "redis", url }')
+  const backend = options.backend ?? 'sqlite'
+  if (backend === 'sqlite') {
+    if (options.url !== undefined) invalidOption(factory, 'url', "is for the redis backend; pass backend: 'redis' too")
+    return openSqliteAppStore(options.dataDir as string, options.limits)
+  }
+  if (backend !== 'redis') invalidOption(factory, 'backend', `must be 'sqlite' or 'redis', got ${JSON.stringify(backend)}`)
+  if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) invalidOption(factory, 'url', "must be a Redis URL like 'redis://127.0.0.1:6379'")
+  const limits = resolveAppLimits(factory, options.limits)
+  const { openRedisAppStore } = await importWithPeer('redis', `${factory}: the redis backend`, () => import('./redis-app-store.js'))
+  return openRedisAppStore(options.url, limits)
+}
+
+/** The SQLite store, opened synchronously (registerAgentAppTools opens one this way when given a dataDir). */
+export function openSqliteAppStore(dataDir: string, limitOverrides?: Partial<AppLimits>): AppStore {
+  if (typeof dataDir !== 'string' || dataDir.length === 0) invalidOption('openAppStore', 'dataDir', 'must be a non-empty folder path')
+  const limits = resolveAppLimits('openAppStore', limitOverrides)
+  const db = openAppsDatabase(dataDir)
+  const file = join(dataDir, APPS_DB_FILE)
   const parts: Parts = {
     ...createRenderStore(db, limits),
     ...createSavedApps(db, limits),
     ...createAppData(db, limits),
     ...createServerLog(db, limits),
   }
-  // Wraps every method so a call after close() says so, instead of better-sqlite3's generic TypeError.
-  const guarded = Object.fromEntries(
+  // Wraps every method so a call after close() says so, instead of better-sqlite3's generic TypeError,
+  // and so that errors arrive as rejections, as they do from Redis.
+  const operations = Object.fromEntries(
     Object.entries(parts).map(([name, fn]) => [
       name,
-      (...args: unknown[]) => {
-        if (!db.open)
-          throw new DuetError('DISPOSED', `The agent-apps store (${join(options.dataDir, APPS_DB_FILE)}) is closed; open it again with openAppStore.`)
+      async (...args: unknown[]) => {
+        if (!db.open) throw new DuetError('DISPOSED', `The agent-apps store (${file}) is closed; open it again with openAppStore.`)
         return (fn as (...a: unknown[]) => unknown)(...args)
       },
     ]),
-  ) as Parts
+  ) as AppStoreOperations
   return Object.freeze({
-    ...guarded,
-    file: join(options.dataDir, APPS_DB_FILE),
+    ...operations,
+    backend: 'sqlite' as const,
+    location: file,
     limits: Object.freeze(limits),
-    close() {
+    async close() {
       if (db.open) db.close()
     },
   })

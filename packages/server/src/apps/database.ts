@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
 
@@ -56,8 +56,14 @@ CREATE TABLE IF NOT EXISTS server_log (
  * makes every read-modify-write atomic across them on every OS, with no paths built from input.
  */
 export function openAppsDatabase(dataDir: string): AppsDatabase {
-  mkdirSync(dataDir, { recursive: true })
-  const db = new Database(join(dataDir, APPS_DB_FILE))
+  const file = join(dataDir, APPS_DB_FILE)
+  let db: AppsDatabase
+  try {
+    mkdirSync(dataDir, { recursive: true })
+    db = new Database(file)
+  } catch (err) {
+    throw appsStoreError(file, err)
+  }
   try {
     db.pragma('journal_mode = WAL')
     // Another process may hold the write lock for a moment; wait rather than fail the tool call.
@@ -67,17 +73,43 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
     if (version > SCHEMA_VERSION) {
       throw new DuetError(
         'STORE_UNAVAILABLE',
-        `${join(dataDir, APPS_DB_FILE)} was written by a newer Duet (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade Duet or use another --data-dir`,
-        { dir: dataDir },
+        `${file} was written by a newer Duet (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade Duet or use another --data-dir`,
+        { dir: dataDir, file },
       )
     }
     db.exec(SCHEMA)
     // Schema 1 logged at 'warn'; the log now uses the MCP levels, which spell it 'warning'.
     if (version < 2) db.exec("UPDATE server_log SET level = 'warning' WHERE level = 'warn'")
+    // Written on every open, so a file the process may read but not write fails here, not mid tool call.
     db.pragma(`user_version = ${SCHEMA_VERSION}`)
     return db
   } catch (err) {
     db.close()
-    throw err
+    throw err instanceof DuetError ? err : appsStoreError(file, err)
   }
+}
+
+/**
+ * The error for an apps.db SQLite cannot use, in the channel store's shape: the path, what is wrong
+ * (SQLite's words, turned into a cause a person can act on) and what to do.
+ */
+export function appsStoreError(file: string, err: unknown): DuetError {
+  const reason = err instanceof Error ? err.message : String(err)
+  const code = (err as { code?: unknown } | null)?.code
+  const dir = dirname(file)
+  let advice: string
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || /malformed|not a database/i.test(reason)) {
+    advice = `The file is damaged or is not a Duet database: move it aside (saved apps, app data and the log in it are lost to Duet, the file itself is kept) and restart, or use another --data-dir.`
+  } else if (
+    code === 'SQLITE_READONLY' ||
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'EACCES' ||
+    code === 'EROFS' ||
+    /readonly|read-only|permission/i.test(reason)
+  ) {
+    advice = `Make the file and its folder ${dir} writable by the user running Duet (the -wal and -shm files beside it too), or set --data-dir / DUET_DATA_DIR to a writable folder.`
+  } else {
+    advice = 'Check that the data folder is a writable directory (set --data-dir or DUET_DATA_DIR) and that the file is not corrupt.'
+  }
+  return new DuetError('STORE_UNAVAILABLE', `The apps store at ${file} cannot be used (${reason}). ${advice}`, { dir, file }, { cause: err })
 }

@@ -4,9 +4,9 @@ import * as z from 'zod'
 import type { AppServer } from '../server/app-server.js'
 import { invalidOption } from '../server/errors.js'
 import type { ChannelStore } from '../channel/store.js'
-import { CHANNEL_META_KEY } from 'duetkit/protocol'
+import { CHANNEL_META_KEY, DuetError } from 'duetkit/protocol'
 import type { AppStore } from './app-store.js'
-import { compileComponent } from './compile-component.js'
+import { compileComponent, DEFAULT_COMPILE_LIMITS, type CompileLimits } from './compile-component.js'
 import { shellHtml, SHELL_URI } from './display-shell.js'
 import type { RenderInput } from './render-store.js'
 import type { LoadAppHook } from './saved-app-tools.js'
@@ -22,6 +22,10 @@ export interface DisplayToolsOptions {
   store: AppStore
   /** The folder the channel store lives in, written into the `duet wait` command the agent is given. */
   dataDir: string
+  /** The Redis URL the channel store uses, if any: `duet wait` is then pointed there instead of at `dataDir`. */
+  redisUrl?: string
+  /** Overrides of the compile limits of `display_component` (defaults: `DEFAULT_COMPILE_LIMITS`). */
+  compileLimits?: Partial<CompileLimits>
 }
 
 /** What the display tools give back to the server assembly. */
@@ -38,16 +42,26 @@ const WIDGET_API =
 
 const VIEW_META = { ui: { resourceUri: SHELL_URI }, [RESOURCE_URI_META_KEY]: SHELL_URI }
 
+// Under the 60 s request timeout of the SDK clients, with room for the round trip.
+const SUGGESTED_WAIT_SECONDS = 50
+
+/** The app-only tool the shell calls for what to show when the host dropped it from the result. */
+export const GET_RENDER_TOOL = 'get_render'
+
+// Compiled scripts by source, so get_render does not compile again what display_component just did.
+const COMPILED_CACHE_SIZE = 32
+
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
-/** The text the agent reads: the channel and the two ways to wait for the user. */
-function shownText(lead: string, channelId: string, dataDir: string): string {
+/** The text the agent reads: the channel, the ways to wait for the user, and where failures go. */
+function shownText(lead: string, channelId: string, storeFlag: string): string {
   return (
     `${lead} Its channel is ${channelId} (fresh for this render; an older copy of the app keeps its own).\n` +
     'To hear from the app, either:\n' +
-    `- run \`duet wait ${channelId} --data-dir ${quote(dataDir)}\` as a background command; it exits when the app has written. Then call poll_agent_messages({ "channel_id": "${channelId}" }), or\n` +
-    `- stay in your turn: poll_agent_messages({ "channel_id": "${channelId}", "wait_seconds": 120 }) returns as soon as the app writes.\n` +
-    `Answer with notify_ui({ "channel_id": "${channelId}", "event": ..., "data": ... }). Keep it with save_app({ "name": ..., "channel_id": "${channelId}" }).`
+    `- run \`duet wait ${channelId}${storeFlag}\` as a background command; it exits as soon as the app has written (at once if it already has). Then call poll_agent_messages({ "channel_id": "${channelId}" }), or\n` +
+    `- stay in your turn: poll_agent_messages({ "channel_id": "${channelId}", "wait_seconds": ${SUGGESTED_WAIT_SECONDS} }) returns as soon as the app writes; call it again if it comes back empty.\n` +
+    `Answer with notify_ui({ "channel_id": "${channelId}", "event": ..., "data": ... }). Keep it with save_app({ "name": ..., "channel_id": "${channelId}" }).\n` +
+    `If the app misbehaves: its script errors, thrown components and failed sends are logged with channel_id ${channelId}; read them with tail_server_log({ "level": "error" }).`
   )
 }
 
@@ -62,12 +76,41 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   if (!channels || typeof channels.open !== 'function') invalidOption('registerDisplayTools', 'channels', 'must be a ChannelStore (from openChannelStore)')
   if (!store || typeof store.recordRender !== 'function') invalidOption('registerDisplayTools', 'store', 'must be an AppStore (from openAppStore)')
   if (typeof dataDir !== 'string' || dataDir === '') invalidOption('registerDisplayTools', 'dataDir', 'must be the channel store folder')
+  const { redisUrl } = options
+  if (redisUrl !== undefined && (typeof redisUrl !== 'string' || !/^rediss?:\/\//.test(redisUrl))) {
+    invalidOption('registerDisplayTools', 'redisUrl', "must be a Redis URL like 'redis://127.0.0.1:6379'")
+  }
+  // A URL with a password is not repeated to the model; `duet wait` then reads DUET_REDIS_URL, which the agent's shell has.
+  const storeFlag = redisUrl === undefined ? ` --data-dir ${quote(dataDir)}` : /\/\/[^@/]*@/.test(redisUrl) ? '' : ` --redis-url ${quote(redisUrl)}`
+  const compileLimits = { ...DEFAULT_COMPILE_LIMITS }
+  for (const [name, value] of Object.entries(options.compileLimits ?? {})) {
+    if (!(name in DEFAULT_COMPILE_LIMITS))
+      invalidOption('registerDisplayTools', `compileLimits.${name}`, `is not a known limit (known: ${Object.keys(DEFAULT_COMPILE_LIMITS).join(', ')})`)
+    if (!Number.isSafeInteger(value) || (value as number) < 1)
+      invalidOption('registerDisplayTools', `compileLimits.${name}`, `must be a positive integer, got ${String(value)}`)
+    compileLimits[name as keyof CompileLimits] = value as number
+  }
+
+  const cache = new Map<string, string>()
+  /** The compiled script of a source, compiled once per server for recent sources. */
+  async function compiled(source: string): Promise<string> {
+    const hit = cache.get(source)
+    if (hit !== undefined) {
+      cache.delete(source)
+      cache.set(source, hit)
+      return hit
+    }
+    const { script } = await compileComponent(source, compileLimits)
+    cache.set(source, script)
+    if (cache.size > COMPILED_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
+    return script
+  }
 
   /** Mints the channel and records the render; a render the store refuses closes its channel again. */
   async function render(input: RenderInput): Promise<string> {
     const channelId = await channels.open()
     try {
-      store.recordRender(channelId, input)
+      await store.recordRender(channelId, input)
     } catch (err) {
       await channels.close(channelId).catch(() => {})
       throw err
@@ -78,7 +121,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   async function showHtml(input: { html: string; title?: string }, lead: (id: string) => string, withBody: boolean): Promise<CallToolResult> {
     const channelId = await render({ kind: 'html', html: input.html, ...(input.title !== undefined && { title: input.title }) })
     return {
-      content: [{ type: 'text', text: shownText(lead(channelId), channelId, dataDir) }],
+      content: [{ type: 'text', text: shownText(lead(channelId), channelId, storeFlag) }],
       // The fragment travels in the tool input already; only load_app, whose input is a name, repeats it here.
       structuredContent: {
         channel_id: channelId,
@@ -92,7 +135,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
 
   async function showComponent(input: { source: string; title?: string; props?: Record<string, unknown> }, lead: string): Promise<CallToolResult> {
     // Compile first: a broken module must not cost a channel or a render record.
-    const { script } = await compileComponent(input.source)
+    await compiled(input.source)
     const channelId = await render({
       kind: 'component',
       source: input.source,
@@ -100,12 +143,11 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       ...(input.props !== undefined && { props: input.props }),
     })
     return {
-      content: [{ type: 'text', text: shownText(lead, channelId, dataDir) }],
-      // The shell cannot compile; the host hands it this result, so the compiled app rides here.
+      content: [{ type: 'text', text: shownText(lead, channelId, storeFlag) }],
+      // The compiled script stays out of what the agent reads: the shell fetches it with get_render.
       structuredContent: {
         channel_id: channelId,
         kind: 'component',
-        script,
         props: input.props ?? {},
         ...(input.title !== undefined && { title: input.title }),
       },
@@ -120,6 +162,8 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       description:
         'Show the user an interactive HTML fragment inside the chat. Inline <style> and <script> run, in order; there is no network. ' +
         `Scripts get ${WIDGET_API}. The view grows to fit its content, so no fixed pixel heights are needed. ` +
+        'Plain HTML is styled with the host\'s colours and fonts (light and dark); your own <style> wins, and data-duet-style="none" on any element drops the default look. ' +
+        'Script errors are logged with the channel id (tail_server_log). ' +
         'Returns a fresh channel_id for this render: talk to the app with notify_ui and poll_agent_messages (recipe getting-started).',
       inputSchema: {
         html: z.string().min(1).describe('The fragment: markup with inline <style> and <script>. Escape user or model text you insert.'),
@@ -138,8 +182,9 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       description:
         'Show the user a Duet component (recipe duet-components): source is one JSX module whose default export is the view function ' +
         'with initialState, intent and model statics. It may import only duetkit and duetkit/mcp. The server compiles it (never runs it); ' +
-        "a syntax error comes back with line and column. The component gets notify_ui messages from MCP.select('agent-message') and sends " +
-        'with the MCP sink value { notifyAgent: { event, data } }. Returns a fresh channel_id for this render.',
+        'a syntax error comes back with line and column; limits: 1 MB of source, brackets 1000 deep, 10 s and 256 MB of compile. ' +
+        "The component gets notify_ui messages from MCP.select('agent-message') and sends with the MCP sink value " +
+        "{ notifyAgent: { event, data }, error: 'ACTION' }. Returns a fresh channel_id for this render (the compiled script is not returned: the app fetches it).",
       inputSchema: {
         source: z.string().min(1).describe('The component module (JSX).'),
         title: z.string().max(200).optional().describe('A short name for the app, shown in saved-app lists.'),
@@ -149,6 +194,38 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     },
     (args: { source: string; title?: string; props?: Record<string, unknown> }) =>
       guarded(() => showComponent(args, `Showing ${args.title ? `"${args.title}"` : 'the component'} to the user.`)),
+  )
+
+  app.tool(
+    GET_RENDER_TOOL,
+    {
+      title: 'What a render shows',
+      description:
+        'For the display shell: what the render on channel_id shows ({ kind, title?, html? | script and props }), the component compiled. ' +
+        'The shell calls it for a component, and for anything a host dropped from the tool result.',
+      inputSchema: { channel_id: z.string().describe('The channel the render minted.') },
+      annotations: { readOnlyHint: true },
+      visibility: ['app'],
+    },
+    (args: { channel_id: string }) =>
+      guarded(async () => {
+        const record = await store.getRender(args.channel_id)
+        if (!record) {
+          throw new DuetError(
+            'NOT_FOUND',
+            `No render on channel '${args.channel_id}' (it was never shown here, or it is older than the kept renders). Ask the agent to show the app again.`,
+            { channel_id: args.channel_id },
+          )
+        }
+        const base = { channel_id: args.channel_id, kind: record.kind, ...(record.title !== undefined && { title: record.title }) }
+        if (record.kind === 'html')
+          return { content: [{ type: 'text', text: `The fragment of ${args.channel_id}.` }], structuredContent: { ...base, html: record.html } }
+        const script = await compiled(record.source!)
+        return {
+          content: [{ type: 'text', text: `The compiled component of ${args.channel_id}.` }],
+          structuredContent: { ...base, script, props: record.props ?? {} },
+        }
+      }),
   )
 
   const onLoad: LoadAppHook = (saved: SavedApp) =>

@@ -1,6 +1,6 @@
 // The agent-apps room: what apps the agent builds on the fly sit on (saved apps, app data, logs, recipes).
 export { registerAgentAppTools, type AgentAppToolsOptions } from './register.js'
-export { openAppStore, type AppStore, type AppStoreOptions } from './app-store.js'
+export { openAppStore, type AppStore, type AppStoreOperations, type AppStoreOptions } from './app-store.js'
 export { DEFAULT_APP_LIMITS, type AppLimits } from './limits.js'
 export type { RenderInput, RenderRecord } from './render-store.js'
 export type { SavedApp, SavedAppSummary, SaveAppOptions } from './saved-apps.js'

@@ -19,8 +19,8 @@ export function registerLogTools(app: Pick<AppServer, 'tool'>, store: AppStore):
       visibility: ['app'],
     },
     (args: { level: (typeof LOG_LEVELS)[number]; message: string; data?: unknown }) =>
-      guarded(() => {
-        const entry = store.log(args.level, args.message, args.data)
+      guarded(async () => {
+        const entry = await store.log(args.level, args.message, args.data)
         return toolResult(`Logged #${entry.id}.`, { id: entry.id })
       }),
   )
@@ -36,8 +36,8 @@ export function registerLogTools(app: Pick<AppServer, 'tool'>, store: AppStore):
       annotations: { readOnlyHint: true },
     },
     (args: { n?: number; level?: (typeof LOG_LEVELS)[number] }) =>
-      guarded(() => {
-        const entries = store.tail(args.n ?? 50, args.level)
+      guarded(async () => {
+        const entries = await store.tail(args.n ?? 50, args.level)
         const text = entries.length ? entries.map(formatLogEntry).join('\n') : 'The log is empty.'
         return toolResult(text, { entries: entries.map((e) => ({ ...e, at: new Date(e.at).toISOString() })) })
       }),

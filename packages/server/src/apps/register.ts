@@ -2,7 +2,7 @@ import { invalidOption } from '../server/errors.js'
 import type { AppServer } from '../server/app-server.js'
 import { resolveDataDir } from '../channel/data-dir.js'
 import { registerAppDataTools } from './app-data-tools.js'
-import { openAppStore, type AppStore } from './app-store.js'
+import { openSqliteAppStore, type AppStore } from './app-store.js'
 import type { AppLimits } from './limits.js'
 import { registerLogTools } from './log-tools.js'
 import { registerRecipes } from './recipe-tools.js'
@@ -12,7 +12,7 @@ import { registerSavedAppTools, type LoadAppHook } from './saved-app-tools.js'
 export interface AgentAppToolsOptions {
   /** Where `apps.db` lives; default `resolveDataDir()` (`$DUET_DATA_DIR`, else the per-user data folder). */
   dataDir?: string
-  /** An already open store to use instead of opening one in `dataDir`; the caller closes it. */
+  /** An already open store (SQLite or Redis, from `openAppStore`) to use instead of opening one in `dataDir`; the caller closes it. */
   store?: AppStore
   limits?: Partial<AppLimits>
   /** Replaces `load_app`'s default result (the saved record), e.g. to display the app again at once. */
@@ -30,7 +30,7 @@ export interface AgentAppToolsOptions {
  * @example
  * const app = createAppServer({ name: 'duet', version: '0.1.0' })
  * const apps = registerAgentAppTools(app, { dataDir })
- * apps.recordRender(channelId, { kind: 'html', html })
+ * await apps.recordRender(channelId, { kind: 'html', html })
  */
 export function registerAgentAppTools(app: AppServer, options: AgentAppToolsOptions = {}): AppStore {
   if (!app || typeof app.tool !== 'function' || typeof app.configure !== 'function') {
@@ -40,14 +40,14 @@ export function registerAgentAppTools(app: AppServer, options: AgentAppToolsOpti
   if (options.store !== undefined && (options.dataDir !== undefined || options.limits !== undefined)) {
     invalidOption('registerAgentAppTools', 'store', 'cannot be combined with dataDir or limits (the store already has its own)')
   }
-  const store = options.store ?? openAppStore({ dataDir: options.dataDir ?? resolveDataDir(), ...(options.limits && { limits: options.limits }) })
+  const store = options.store ?? openSqliteAppStore(options.dataDir ?? resolveDataDir(), options.limits)
   try {
     registerSavedAppTools(app, store, options.onLoad, options.loadAppMeta)
     registerAppDataTools(app, store)
     registerLogTools(app, store)
     registerRecipes(app)
   } catch (err) {
-    if (!options.store) store.close()
+    if (!options.store) void store.close()
     throw err
   }
   if (!options.store) app.onClose(() => store.close())

@@ -34,8 +34,8 @@ export interface RenderRow {
 
 const MAX_TITLE_CHARS = 200
 
-/** Checks a render and returns its row form. */
-function renderToRow(input: RenderInput, limits: AppLimits): RenderRow {
+/** Checks a render and returns its row form (shared by both backends, so both refuse the same input). */
+export function renderToRow(input: RenderInput, limits: AppLimits): RenderRow {
   if (input === null || typeof input !== 'object') {
     throw new DuetError('INVALID_ARGUMENT', 'recordRender: the render must be an object { kind, title?, html?, source?, props? }', { field: 'render' })
   }

@@ -33,8 +33,8 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       },
     },
     (args: { name: string; channel_id: string; description?: string; replace?: boolean }) =>
-      guarded(() => {
-        const saved = store.saveApp(args.name, args.channel_id, {
+      guarded(async () => {
+        const saved = await store.saveApp(args.name, args.channel_id, {
           ...(args.description !== undefined && { description: args.description }),
           ...(args.replace !== undefined && { replace: args.replace }),
         })
@@ -53,8 +53,8 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       annotations: { readOnlyHint: true },
     },
     () =>
-      guarded(() => {
-        const apps = store.listApps().map((a) => ({ ...a, savedAt: new Date(a.savedAt).toISOString() }))
+      guarded(async () => {
+        const apps = (await store.listApps()).map((a) => ({ ...a, savedAt: new Date(a.savedAt).toISOString() }))
         return toolResult(apps.length ? JSON.stringify(apps) : 'No saved apps yet: render one, then save_app.', { apps })
       }),
   )
@@ -69,8 +69,8 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       ...(loadMeta && { _meta: loadMeta }),
     },
     (args: { name: string }, extra: ToolExtra) =>
-      guarded(() => {
-        const saved = store.loadApp(args.name)
+      guarded(async () => {
+        const saved = await store.loadApp(args.name)
         if (onLoad) return onLoad(saved, extra)
         const record = { ...saved, savedAt: new Date(saved.savedAt).toISOString() }
         return toolResult(`${redisplayHint(saved)}\n${JSON.stringify(record)}`, { app: record })
@@ -85,8 +85,8 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       annotations: { destructiveHint: true },
     },
     (args: { name: string }) =>
-      guarded(() => {
-        const deleted = store.deleteApp(args.name)
+      guarded(async () => {
+        const deleted = await store.deleteApp(args.name)
         return toolResult(deleted ? `Deleted '${args.name}'.` : `No saved app was named '${args.name}'; nothing deleted.`, { deleted })
       }),
   )

@@ -31,9 +31,52 @@ export interface SaveAppOptions {
 
 const MAX_DESCRIPTION_CHARS = 2000
 
-type SavedRow = RenderRow & { name: string; description: string | null; saved_at: number }
+/** A saved app's stored columns. */
+export type SavedRow = RenderRow & { name: string; description: string | null; saved_at: number }
 
-function rowToSaved(row: SavedRow): SavedApp {
+/** Checks a saved app's description: absent, or a string of at most 2,000 characters. */
+export function checkDescription(description: unknown): void {
+  if (description !== undefined && (typeof description !== 'string' || description.length > MAX_DESCRIPTION_CHARS)) {
+    throw new DuetError('INVALID_ARGUMENT', `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters`, { field: 'description' })
+  }
+}
+
+/** save_app on a channel with no render record. */
+export function noRenderError(channelId: string): DuetError {
+  return new DuetError(
+    'NOT_FOUND',
+    `Nothing was rendered on channel '${channelId}' (or it is too old to be kept). Render the app with a display tool, then save it with the channel_id that tool returned.`,
+    { kind: 'render', name: channelId },
+  )
+}
+
+/** save_app on a name in use, without replace. */
+export function nameTakenError(name: string): DuetError {
+  return new DuetError(
+    'ALREADY_EXISTS',
+    `A saved app is already named '${name}'. Pass replace: true to overwrite it, or choose another name (list_saved_apps shows the names in use).`,
+    { name },
+  )
+}
+
+/** save_app of a new name when the saved apps are at their cap. */
+export function savedAppsFullError(limits: AppLimits): DuetError {
+  return new DuetError('LIMIT_REACHED', `There are already ${limits.maxSavedApps} saved apps; delete one with delete_saved_app first.`, {
+    limit: limits.maxSavedApps,
+  })
+}
+
+/** load_app of a name nobody saved, naming (some of) the saved apps there are. */
+export function noSavedAppError(name: string, names: string[]): DuetError {
+  return new DuetError(
+    'NOT_FOUND',
+    `No saved app is named '${name}'. ${names.length ? `Saved apps: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}.` : 'Nothing is saved yet.'}`,
+    { kind: 'app', name },
+  )
+}
+
+/** A saved app from its stored columns (the SQLite row, or the Redis hash in the same shape). */
+export function rowToSaved(row: SavedRow): SavedApp {
   const app: SavedApp = { name: row.name, ...rowToRender(row), savedAt: row.saved_at }
   if (row.description !== null) app.description = row.description
   return app
@@ -55,26 +98,10 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
   // Check and write in one transaction, so two processes saving one name cannot both succeed.
   const save = db.transaction((name: string, channelId: string, options: SaveAppOptions): SavedApp => {
     const render = renderOf.get(channelId) as RenderRow | undefined
-    if (!render) {
-      throw new DuetError(
-        'NOT_FOUND',
-        `Nothing was rendered on channel '${channelId}' (or it is too old to be kept). Render the app with a display tool, then save it with the channel_id that tool returned.`,
-        { kind: 'render', name: channelId },
-      )
-    }
+    if (!render) throw noRenderError(channelId)
     const taken = exists.get(name) !== undefined
-    if (taken && !options.replace) {
-      throw new DuetError(
-        'ALREADY_EXISTS',
-        `A saved app is already named '${name}'. Pass replace: true to overwrite it, or choose another name (list_saved_apps shows the names in use).`,
-        { name },
-      )
-    }
-    if (!taken && (count.get() as { n: number }).n >= limits.maxSavedApps) {
-      throw new DuetError('LIMIT_REACHED', `There are already ${limits.maxSavedApps} saved apps; delete one with delete_saved_app first.`, {
-        limit: limits.maxSavedApps,
-      })
-    }
+    if (taken && !options.replace) throw nameTakenError(name)
+    if (!taken && (count.get() as { n: number }).n >= limits.maxSavedApps) throw savedAppsFullError(limits)
     const savedAt = Date.now()
     upsert.run({ name, ...render, description: options.description ?? null, savedAt })
     return rowToSaved({ name, ...render, description: options.description ?? null, saved_at: savedAt })
@@ -85,10 +112,7 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
     saveApp(name: string, channelId: string, options: SaveAppOptions = {}): SavedApp {
       checkAppName(name)
       checkChannelId(channelId)
-      const { description } = options
-      if (description !== undefined && (typeof description !== 'string' || description.length > MAX_DESCRIPTION_CHARS)) {
-        throw new DuetError('INVALID_ARGUMENT', `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters`, { field: 'description' })
-      }
+      checkDescription(options.description)
       return save.immediate(name, channelId, options)
     },
     /** Every saved app, newest first, without its body. */
@@ -105,11 +129,9 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
       checkAppName(name)
       const row = load.get(name) as SavedRow | undefined
       if (row) return rowToSaved(row)
-      const names = (list.all() as SavedRow[]).map((r) => r.name)
-      throw new DuetError(
-        'NOT_FOUND',
-        `No saved app is named '${name}'. ${names.length ? `Saved apps: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}.` : 'Nothing is saved yet.'}`,
-        { kind: 'app', name },
+      throw noSavedAppError(
+        name,
+        (list.all() as SavedRow[]).map((r) => r.name),
       )
     },
     /** Deletes a saved app; returns false when there was none of that name. */

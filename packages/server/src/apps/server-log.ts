@@ -19,6 +19,46 @@ export interface LogEntry {
 /** Largest `n` of one tail. */
 export const MAX_TAIL = 500
 
+/** Checks a log write and returns its data as JSON (null without data); errors write nothing. */
+export function checkLogEntry(level: LogLevel, message: string, data: unknown, limits: AppLimits): string | null {
+  if (!isLogLevel(level)) {
+    throw new DuetError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
+  }
+  if (typeof message !== 'string' || message.length === 0 || message.length > limits.maxLogMessageChars) {
+    throw new DuetError('TOO_LARGE', `message must be a string of 1 to ${limits.maxLogMessageChars} characters; put structured details in data`, {
+      field: 'message',
+      size: typeof message === 'string' ? message.length : 0,
+      limit: limits.maxLogMessageChars,
+    })
+  }
+  let json: string | null = null
+  if (data !== undefined) {
+    json = JSON.stringify(data) ?? null
+    const size = json === null ? 0 : utf8Bytes(json)
+    if (size > limits.maxLogDataBytes) {
+      throw new DuetError(
+        'TOO_LARGE',
+        `data takes ${size} bytes as JSON, over the log limit of ${limits.maxLogDataBytes}; log a summary (counts, ids, the first items) instead`,
+        { field: 'data', size, limit: limits.maxLogDataBytes },
+      )
+    }
+  }
+  return json
+}
+
+/** Checks a tail's arguments. */
+export function checkTail(n: number, level?: LogLevel): void {
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TAIL) {
+    throw new DuetError('INVALID_ARGUMENT', `n must be an integer from 1 to ${MAX_TAIL}, got ${JSON.stringify(n)}`, { field: 'n' })
+  }
+  if (level !== undefined && !isLogLevel(level)) {
+    throw new DuetError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
+  }
+}
+
+/** The levels a tail at `level` keeps: it and every more severe one. */
+export const levelsFrom = (level: LogLevel): LogLevel[] => LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))
+
 /**
  * The server log: capped rows in the store's SQLite file, written by apps (`write_server_log`)
  * and the server, read by the agent (`tail_server_log`) when it debugs an app.
@@ -41,28 +81,7 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
   return {
     /** Appends a log row; errors on a bad level or an oversized message or data, writing nothing. */
     log(level: LogLevel, message: string, data?: unknown): LogEntry {
-      if (!isLogLevel(level)) {
-        throw new DuetError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
-      }
-      if (typeof message !== 'string' || message.length === 0 || message.length > limits.maxLogMessageChars) {
-        throw new DuetError('TOO_LARGE', `message must be a string of 1 to ${limits.maxLogMessageChars} characters; put structured details in data`, {
-          field: 'message',
-          size: typeof message === 'string' ? message.length : 0,
-          limit: limits.maxLogMessageChars,
-        })
-      }
-      let json: string | null = null
-      if (data !== undefined) {
-        json = JSON.stringify(data) ?? null
-        const size = json === null ? 0 : utf8Bytes(json)
-        if (size > limits.maxLogDataBytes) {
-          throw new DuetError(
-            'TOO_LARGE',
-            `data takes ${size} bytes as JSON, over the log limit of ${limits.maxLogDataBytes}; log a summary (counts, ids, the first items) instead`,
-            { field: 'data', size, limit: limits.maxLogDataBytes },
-          )
-        }
-      }
+      const json = checkLogEntry(level, message, data, limits)
       const at = Date.now()
       const id = write.immediate(at, level, message, json)
       const entry: LogEntry = { id, at, level, message }
@@ -71,13 +90,8 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
     },
     /** The last `n` rows, oldest first; with `level`, only rows at that level or above. */
     tail(n: number, level?: LogLevel): LogEntry[] {
-      if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TAIL) {
-        throw new DuetError('INVALID_ARGUMENT', `n must be an integer from 1 to ${MAX_TAIL}, got ${JSON.stringify(n)}`, { field: 'n' })
-      }
-      if (level !== undefined && !isLogLevel(level)) {
-        throw new DuetError('INVALID_ARGUMENT', `level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`, { field: 'level' })
-      }
-      const rows = (level === undefined ? tailAll.all(n) : tailAtLeast.all(JSON.stringify(LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))), n)) as Array<{
+      checkTail(n, level)
+      const rows = (level === undefined ? tailAll.all(n) : tailAtLeast.all(JSON.stringify(levelsFrom(level)), n)) as Array<{
         id: number
         at: number
         level: LogLevel

@@ -49,6 +49,7 @@ export function encodeMessage(message: OutgoingMessage, limits: ChannelLimits): 
   if (typeof event !== 'string' || event.length === 0 || event.length > MAX_EVENT_LENGTH) {
     throw new DuetError('BAD_MESSAGE', `The event name must be a non-empty string of at most ${MAX_EVENT_LENGTH} characters.`)
   }
+  checkDepth(message.data)
   let json: string | undefined
   try {
     json = JSON.stringify(message.data ?? null)
@@ -72,6 +73,51 @@ export function encodeMessage(message: OutgoingMessage, limits: ChannelLimits): 
     )
   }
   return { event, json }
+}
+
+/**
+ * Deepest nesting of arrays and objects a message may have. The reply that delivers a message is serialised
+ * deep inside the SDK's call stack, so a payload that `JSON.stringify` accepts here could still overflow there:
+ * a fixed bound far below any stack limit keeps "accepted at send" meaning "deliverable".
+ */
+export const MAX_DEPTH = 64
+
+/** Throws BAD_MESSAGE when `value` nests deeper than MAX_DEPTH; iterative, so hostile depth cannot overflow it. */
+export function checkDepth(value: unknown): void {
+  if (depthOver(value, MAX_DEPTH)) {
+    throw new DuetError('BAD_MESSAGE', `The data nests more than ${MAX_DEPTH} levels of arrays or objects; flatten it.`, { field: 'data', limit: MAX_DEPTH })
+  }
+}
+
+/** True when `value` has more than `limit` levels of nesting (checked without recursion). */
+export function depthOver(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  // Shared objects are walked again only when reached deeper, so a cycle ends at the limit and a DAG stays cheap.
+  const deepest = new Map<object, number>()
+  while (stack.length) {
+    const [v, d] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    if (d >= limit) return true
+    if ((deepest.get(v) ?? -1) >= d) continue
+    deepest.set(v, d)
+    const children = Array.isArray(v) ? v : Object.values(v)
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, d + 1])
+  }
+  return false
+}
+
+/**
+ * Parses one stored message's data, or returns undefined when the row is unusable (corrupt bytes, or nesting
+ * no reply could carry): such rows are set aside instead of failing the whole read.
+ */
+export function decodeData(json: unknown): { ok: true; data: unknown } | { ok: false } {
+  if (typeof json !== 'string') return { ok: false }
+  try {
+    const data: unknown = JSON.parse(json)
+    return depthOver(data, MAX_DEPTH) ? { ok: false } : { ok: true, data }
+  } catch {
+    return { ok: false }
+  }
 }
 
 /** The error for a direction that already holds `maxPending` messages. */

@@ -1,14 +1,21 @@
-import { drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
+import { decodeData, drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
 import {
+  afterTooLarge,
+  checkAfter,
   checkChannelId,
   checkDirection,
   closedError,
+  DIRECTIONS,
+  isMintedId,
   mintChannelId,
+  unknownChannelError,
   type ChannelMessage,
+  type ChannelStats,
   type ChannelStore,
   type Direction,
   type DrainOptions,
   type OutgoingMessage,
+  type ReadOptions,
 } from './store.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
@@ -33,14 +40,25 @@ class Queue {
   push(item: StoredMessage): void {
     this.items.push(item)
   }
-  take(max: number): StoredMessage[] {
-    const out = this.items.slice(this.head, this.head + max)
-    this.head += out.length
+  remove(item: StoredMessage): void {
+    const at = this.items.indexOf(item, this.head)
+    if (at >= 0) this.items.splice(at, 1)
+  }
+  /** The oldest `max` messages with ids above `since`, left in place. */
+  first(max: number, since = 0): StoredMessage[] {
+    let from = this.head
+    while (from < this.items.length && Number(this.items[from].id) <= since) from++
+    return this.items.slice(from, from + max)
+  }
+  /** Removes every message whose id is at most `upTo`; returns how many. Ids grow, so they sit at the front. */
+  ackUpTo(upTo: number): number {
+    const start = this.head
+    while (this.head < this.items.length && Number(this.items[this.head].id) <= upTo) this.head++
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head)
       this.head = 0
     }
-    return out
+    return this.head - start
   }
 }
 
@@ -61,6 +79,7 @@ class MemoryChannelStore implements ChannelStore {
   private readonly channels = new Map<string, Channel>()
   private readonly bell = new Bell()
   private readonly stopSweeper: () => void
+  private setAside = 0
 
   constructor(private readonly limits: ChannelLimits) {
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
@@ -75,6 +94,7 @@ class MemoryChannelStore implements ChannelStore {
   /** The channel, created on first use; throws when it is closed or has gone idle past the TTL. */
   private use(id: string, now: number, create: boolean): Channel | undefined {
     const channel = this.channels.get(id)
+    if (!channel && isMintedId(id)) throw unknownChannelError(id, this.backend)
     if (!channel) return create ? this.create(id, now) : undefined
     if (channel.open && channel.touchedAt < now - this.limits.idleTtlMs) this.end(channel, now)
     if (!channel.open) throw closedError(id)
@@ -109,23 +129,58 @@ class MemoryChannelStore implements ChannelStore {
   }
 
   async drain(id: string, direction: Direction, options: DrainOptions = {}): Promise<ChannelMessage[]> {
+    return this.read(id, direction, { ...options, after: undefined, since: undefined }, true)
+  }
+
+  async read(id: string, direction: Direction, options: ReadOptions = {}, consume = false): Promise<ChannelMessage[]> {
     checkChannelId(id)
     checkDirection(direction)
     const max = drainMax(options.max)
-    const found = await waitFor(
-      this.bell,
-      bellKey(id, direction),
-      { waitMs: waitMs(options.waitMs), signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS },
-      () => {
-        const now = Date.now()
-        const channel = this.use(id, now, true)!
-        channel.touchedAt = now
-        const taken = channel.queues[direction].take(max)
-        // Data is kept serialised so a reader can never mutate what another reader will see.
-        return taken.length ? taken.map((m) => ({ id: m.id, event: m.event, data: JSON.parse(m.json), at: m.at })) : undefined
-      },
-    )
+    const wait = waitMs(options.waitMs)
+    if (options.after !== undefined) await this.ack(id, direction, options.after)
+    const since = options.since === undefined ? 0 : checkAfter(options.since)
+    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () => {
+      const now = Date.now()
+      const channel = this.use(id, now, true)!
+      channel.touchedAt = now
+      const queue = channel.queues[direction]
+      for (;;) {
+        const rows = queue.first(max, since)
+        if (rows.length === 0) return undefined
+        // Data is kept serialised so a reader can never mutate what another reader will see; a row that will
+        // not parse is taken out of the queue (and counted) so it cannot block its neighbours.
+        const out: ChannelMessage[] = []
+        for (const m of rows) {
+          const decoded = decodeData(m.json)
+          if (decoded.ok) out.push({ id: m.id, event: m.event, data: decoded.data, at: m.at })
+          else {
+            queue.remove(m)
+            this.setAside++
+          }
+        }
+        if (out.length === 0) continue
+        // Taking the batch happens in this same synchronous step, so two drains never share a message.
+        if (consume) {
+          options.accept?.(out)
+          queue.ackUpTo(Number(out[out.length - 1].id))
+        }
+        return out
+      }
+    })
     return found ?? []
+  }
+
+  async ack(id: string, direction: Direction, upTo: string): Promise<number> {
+    checkChannelId(id)
+    checkDirection(direction)
+    const n = checkAfter(upTo)
+    const channel = this.use(id, Date.now(), true)!
+    if (n > channel.seq) throw afterTooLarge(upTo)
+    return channel.queues[direction].ackUpTo(n)
+  }
+
+  async stats(): Promise<ChannelStats> {
+    return { backend: this.backend, setAside: this.setAside }
   }
 
   async peek(id: string, direction: Direction): Promise<number> {
@@ -142,7 +197,7 @@ class MemoryChannelStore implements ChannelStore {
     checkChannelId(id)
     const now = Date.now()
     this.end(this.channels.get(id) ?? this.create(id, now), now)
-    this.bell.ringAll()
+    for (const direction of DIRECTIONS) this.bell.ring(bellKey(id, direction))
   }
 
   async sweep(): Promise<number> {

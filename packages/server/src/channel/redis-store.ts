@@ -1,17 +1,23 @@
 import { createClient } from 'redis'
 import { DuetError } from 'duetkit/protocol'
-import { drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
+import { depthOver, drainMax, MAX_DEPTH, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
 import {
+  afterTooLarge,
+  checkAfter,
   checkChannelId,
   checkDirection,
   closedError,
   DIRECTIONS,
+  isMintedId,
   mintChannelId,
+  unknownChannelError,
   type ChannelMessage,
+  type ChannelStats,
   type ChannelStore,
   type Direction,
   type DrainOptions,
   type OutgoingMessage,
+  type ReadOptions,
 } from './store.js'
 import { TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
@@ -21,8 +27,10 @@ const FALLBACK_POLL_MS = 1_000
 const PREFIX = 'duet:'
 
 // Each script runs atomically in Redis, so checking the channel state and changing a queue never interleave
-// with another process. Keys: 1 = channel hash, 2 = this direction's list, 3 = the other list.
-// A channel hash outlives its lists (TOMBSTONE_TTL_FACTOR × TTL) so a closed or expired id keeps refusing calls.
+// with another process. Keys: 1 = channel hash, 2 = this direction's queue, 3 = the other queue. Queues are
+// sorted sets scored by message id, so a read can leave messages in place and an acknowledgement removes a
+// prefix by score. ARGV: 1 now, 2 ttl, 3 tombstone ttl, 4 mode, 5 '1' for a minted id; the rest per script.
+// A channel hash outlives its queues (TOMBSTONE_TTL_FACTOR × TTL) so a closed or expired id keeps refusing calls.
 const USE_CHANNEL = `
 local now, ttl, tomb = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local meta = redis.call('HMGET', KEYS[1], 'state', 'touched')
@@ -33,28 +41,53 @@ if meta[1] and tonumber(meta[2]) < now - ttl then
   redis.call('DEL', KEYS[2], KEYS[3])
   return {'closed'}
 end
+if not meta[1] and ARGV[5] == '1' and ARGV[4] ~= 'open' then return {'unknown'} end
 if not meta[1] and ARGV[4] == 'peek' then return {'ok', 0} end
 redis.call('HSET', KEYS[1], 'state', '0', 'touched', now)
 redis.call('PEXPIRE', KEYS[1], tomb)
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
 `
+// Ids follow the Redis server's clock (milliseconds) and never step back: after a restart that lost the data
+// the counter starts again from the clock, not from 1, so an id is never handed out twice.
 const SEND = `${USE_CHANNEL}
-if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[5]) then return {'full'} end
-local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('RPUSH', KEYS[2], '{"id":"' .. id .. '","event":' .. ARGV[6] .. ',"data":' .. ARGV[7] .. ',"at":' .. ARGV[1] .. '}')
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return {'full'} end
+local t = redis.call('TIME')
+local clock = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local id = math.max(tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1, clock)
+redis.call('HSET', KEYS[1], 'seq', tostring(id))
+redis.call('ZADD', KEYS[2], id, '{"id":"' .. tostring(id) .. '","event":' .. ARGV[7] .. ',"data":' .. ARGV[8] .. ',"at":' .. ARGV[1] .. '}')
 redis.call('PEXPIRE', KEYS[2], ttl)
-redis.call('PUBLISH', ARGV[8], '1')
+redis.call('PUBLISH', ARGV[9], '1')
 return {'ok', tostring(id)}
 `
-const DRAIN = `${USE_CHANNEL}
-local items = redis.call('LPOP', KEYS[2], tonumber(ARGV[5]))
+// ARGV[6] = acknowledge up to this id ('' for none).
+const ACK_PART = `
+local removed = 0
+if ARGV[6] ~= '' then
+  if tonumber(ARGV[6]) > tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') then return {'after'} end
+  removed = redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
+end
+`
+// ARGV[7] = max, ARGV[8] = only ids above this one.
+const READ = `${USE_CHANNEL}${ACK_PART}
+local items = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[8], '+inf', 'LIMIT', 0, tonumber(ARGV[7]))
 local out = {'ok'}
-if items then for _, v in ipairs(items) do out[#out + 1] = v end end
+for _, v in ipairs(items) do out[#out + 1] = v end
 return out
 `
+// Takes (returns and removes) the oldest ARGV[6] entries at once, so concurrent drains never share one.
+const TAKE = `${USE_CHANNEL}
+local items = redis.call('ZPOPMIN', KEYS[2], tonumber(ARGV[6]))
+local out = {'ok'}
+for i = 1, #items, 2 do out[#out + 1] = items[i + 1] .. ' ' .. items[i] end
+return out
+`
+const ACK = `${USE_CHANNEL}${ACK_PART}
+return {'ok', removed}
+`
 const PEEK = `${USE_CHANNEL}
-return {'ok', redis.call('LLEN', KEYS[2])}
+return {'ok', redis.call('ZCARD', KEYS[2])}
 `
 const CLOSE = `
 redis.call('HSET', KEYS[1], 'state', '1', 'touched', ARGV[1])
@@ -64,6 +97,7 @@ redis.call('PUBLISH', ARGV[4], '1')
 redis.call('PUBLISH', ARGV[5], '1')
 return {'ok'}
 `
+const STATS_KEY = `${PREFIX}stats`
 
 type Client = ReturnType<typeof createClient>
 
@@ -112,7 +146,8 @@ function unavailable(url: string, err: unknown): DuetError {
 const keysFor = (id: string, direction: Direction): string[] => {
   const other = direction === 'app-to-agent' ? 'agent-to-app' : 'app-to-agent'
   // The {id} hash tag keeps a channel's keys in one Redis Cluster slot, as multi-key scripts require.
-  return [`${PREFIX}{${id}}:meta`, `${PREFIX}{${id}}:${direction}`, `${PREFIX}{${id}}:${other}`]
+  // Queues are sorted sets under new names (`:q:`), so a list left by an older Duet is never read as one.
+  return [`${PREFIX}{${id}}:meta`, `${PREFIX}{${id}}:q:${direction}`, `${PREFIX}{${id}}:q:${other}`]
 }
 const bellChannel = (id: string, direction: Direction) => `${PREFIX}bell:${id}:${direction}`
 
@@ -128,14 +163,21 @@ class RedisChannelStore implements ChannelStore {
     private readonly limits: ChannelLimits,
   ) {}
 
-  private async run(script: string, id: string, direction: Direction, extra: string[]): Promise<string[]> {
+  private async run(script: string, id: string, direction: Direction, mode: string, extra: string[]): Promise<string[]> {
     if (this.disposed) throw new DuetError('DISPOSED', 'The channel store was disposed; open a new one.')
     const now = Date.now()
     let reply: unknown
     try {
       reply = await this.client.eval(script, {
         keys: keysFor(id, direction),
-        arguments: [String(now), String(this.limits.idleTtlMs), String(this.limits.idleTtlMs * TOMBSTONE_TTL_FACTOR), ...extra],
+        arguments: [
+          String(now),
+          String(this.limits.idleTtlMs),
+          String(this.limits.idleTtlMs * TOMBSTONE_TTL_FACTOR),
+          mode,
+          isMintedId(id) ? '1' : '0',
+          ...extra,
+        ],
       })
     } catch (err) {
       throw unavailable(this.url, err)
@@ -143,6 +185,8 @@ class RedisChannelStore implements ChannelStore {
     const out = (reply as Array<string | number>).map(String)
     if (out[0] === 'closed') throw closedError(id)
     if (out[0] === 'full') throw queueFullError(id, this.limits)
+    if (out[0] === 'unknown') throw unknownChannelError(id, `redis at ${this.url.replace(/\/\/[^@/]*@/, '//***@')}`)
+    if (out[0] === 'after') throw afterTooLarge(String(extra[0]))
     return out.slice(1)
   }
 
@@ -167,7 +211,7 @@ class RedisChannelStore implements ChannelStore {
 
   async open(): Promise<string> {
     const id = mintChannelId()
-    await this.run(`${USE_CHANNEL}\nreturn {'ok'}`, id, 'app-to-agent', ['open'])
+    await this.run(`${USE_CHANNEL}\nreturn {'ok'}`, id, 'app-to-agent', 'open', [])
     return id
   }
 
@@ -175,7 +219,7 @@ class RedisChannelStore implements ChannelStore {
     checkChannelId(id)
     checkDirection(direction)
     const { event, json } = encodeMessage(message, this.limits)
-    const [seq] = await this.run(SEND, id, direction, ['send', String(this.limits.maxPending), JSON.stringify(event), json, bellChannel(id, direction)])
+    const [seq] = await this.run(SEND, id, direction, 'send', [String(this.limits.maxPending), JSON.stringify(event), json, bellChannel(id, direction)])
     return seq
   }
 
@@ -186,16 +230,97 @@ class RedisChannelStore implements ChannelStore {
     const wait = waitMs(options.waitMs)
     if (wait > 0) await this.subscribe()
     const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, async () => {
-      const items = await this.run(DRAIN, id, direction, ['drain', String(max)])
-      return items.length ? items.map((raw) => JSON.parse(raw) as ChannelMessage) : undefined
+      for (;;) {
+        // Each entry comes back as "<score> <member>"; the score lets a refused batch go back in place.
+        const taken = await this.run(TAKE, id, direction, 'drain', [String(max)])
+        if (taken.length === 0) return undefined
+        const entries = taken.map((t) => {
+          const cut = t.indexOf(' ')
+          return { score: Number(t.slice(0, cut)), raw: t.slice(cut + 1) }
+        })
+        const good = entries.flatMap((e) => {
+          const message = parseStored(e.raw)
+          return message ? [{ ...e, message }] : []
+        })
+        const setAside = entries.length - good.length
+        if (setAside > 0) await this.client.hIncrBy(STATS_KEY, 'set_aside', setAside).catch(() => {})
+        if (good.length === 0) continue
+        const out = good.map((g) => g.message)
+        try {
+          options.accept?.(out)
+        } catch (err) {
+          await this.client
+            .zAdd(
+              keysFor(id, direction)[1],
+              good.map((g) => ({ score: g.score, value: g.raw })),
+            )
+            .catch(() => {})
+          throw err
+        }
+        return out
+      }
     })
     return found ?? []
+  }
+
+  async read(id: string, direction: Direction, options: ReadOptions = {}): Promise<ChannelMessage[]> {
+    checkChannelId(id)
+    checkDirection(direction)
+    const max = drainMax(options.max)
+    const wait = waitMs(options.waitMs)
+    if (options.after !== undefined) await this.ack(id, direction, options.after)
+    const since = options.since === undefined ? '0' : String(checkAfter(options.since))
+    if (wait > 0) await this.subscribe()
+    const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, async () => {
+      for (;;) {
+        const items = await this.run(READ, id, direction, 'read', ['', String(max), since])
+        if (items.length === 0) return undefined
+        // Parse before anything is removed: a value that will not parse is set aside alone.
+        const out: ChannelMessage[] = []
+        const bad: string[] = []
+        for (const raw of items) {
+          const message = parseStored(raw)
+          if (message) out.push(message)
+          else bad.push(raw)
+        }
+        if (bad.length) await this.setAside(id, direction, bad)
+        if (out.length) return out
+      }
+    })
+    return found ?? []
+  }
+
+  private async setAside(id: string, direction: Direction, members: string[]): Promise<void> {
+    try {
+      const removed = await this.client.zRem(keysFor(id, direction)[1], members)
+      if (removed > 0) await this.client.hIncrBy(STATS_KEY, 'set_aside', removed)
+    } catch (err) {
+      throw unavailable(this.url, err)
+    }
+  }
+
+  async ack(id: string, direction: Direction, upTo: string): Promise<number> {
+    checkChannelId(id)
+    checkDirection(direction)
+    checkAfter(upTo)
+    const [removed] = await this.run(ACK, id, direction, 'ack', [upTo])
+    return Number(removed)
+  }
+
+  async stats(): Promise<ChannelStats> {
+    let value: string | undefined | null
+    try {
+      value = await this.client.hGet(STATS_KEY, 'set_aside')
+    } catch (err) {
+      throw unavailable(this.url, err)
+    }
+    return { backend: this.backend, setAside: Number(value ?? 0) }
   }
 
   async peek(id: string, direction: Direction): Promise<number> {
     checkChannelId(id)
     checkDirection(direction)
-    const [count] = await this.run(PEEK, id, direction, ['peek'])
+    const [count] = await this.run(PEEK, id, direction, 'peek', [])
     return Number(count)
   }
 
@@ -209,8 +334,8 @@ class RedisChannelStore implements ChannelStore {
 
   async close(id: string): Promise<void> {
     checkChannelId(id)
-    await this.run(CLOSE, id, 'app-to-agent', [...DIRECTIONS.map((d) => bellChannel(id, d))])
-    this.bell.ringAll()
+    await this.run(CLOSE, id, 'app-to-agent', 'close', [...DIRECTIONS.map((d) => bellChannel(id, d))])
+    for (const direction of DIRECTIONS) this.bell.ring(bellKey(id, direction))
   }
 
   /** Redis removes idle queues by itself (every key carries a TTL), so there is nothing to sweep. */
@@ -226,4 +351,18 @@ class RedisChannelStore implements ChannelStore {
     sub?.destroy()
     this.client.destroy()
   }
+}
+
+/** One stored queue entry, or undefined when it is not a well-formed message (corrupt or hostile value). */
+function parseStored(raw: string): ChannelMessage | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+  if (value === null || typeof value !== 'object') return undefined
+  const { id, event, data, at } = value as Record<string, unknown>
+  if (typeof id !== 'string' || typeof event !== 'string' || typeof at !== 'number') return undefined
+  return depthOver(data, MAX_DEPTH) ? undefined : { id, event, data: data ?? null, at }
 }

@@ -2,17 +2,24 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
-import { drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
+import { decodeData, drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
 import {
+  afterTooLarge,
+  checkAfter,
   checkChannelId,
   checkDirection,
   closedError,
+  DIRECTIONS,
+  isMintedId,
   mintChannelId,
+  unknownChannelError,
   type ChannelMessage,
+  type ChannelStats,
   type ChannelStore,
   type Direction,
   type DrainOptions,
   type OutgoingMessage,
+  type ReadOptions,
 } from './store.js'
 import { Bell, bellKey, waitFor, waitForPending, watchDirectory } from './wake.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
@@ -21,8 +28,11 @@ import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 export const SQLITE_SUBDIR = 'channels'
 export const SQLITE_FILE = 'channels.sqlite'
 
-// When an fs event is lost (network file systems, watcher limits), a waiting drain still re-checks this often.
-const FALLBACK_POLL_MS = 250
+// When an fs event is lost (network file systems, watcher limits), the store still looks for changes this
+// often while anyone waits: one query for all waiters, so the cost does not grow with them.
+const CHANGE_POLL_MS = 250
+// Each waiter's own re-check, a last safety net only (a channel expired by another process's sweep).
+const FALLBACK_POLL_MS = 30_000
 // An empty poll refreshes the channel's idle clock at most this often, so idle polling stays read-only.
 const TOUCH_EVERY_MS = 60_000
 const TRAILING_RING_MS = 5
@@ -60,6 +70,8 @@ CREATE TABLE IF NOT EXISTS messages (
   at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS messages_queue ON messages (channel, dir, seq);
+CREATE TABLE IF NOT EXISTS stats (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS closes (seq INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, at INTEGER NOT NULL);
 `
 
 /** Opens (creating if needed) the SQLite channel store under `dataDir`. */
@@ -99,11 +111,16 @@ class SqliteChannelStore implements ChannelStore {
   private readonly stopSweeper: () => void
   private readonly stmt
   private readonly txSend
-  private readonly txDrain
+  private readonly txAck
+  private readonly txSetAside
   private readonly txClose
   private readonly txSweep
   private disposed = false
   private trailingRing: NodeJS.Timeout | undefined
+  private changePoll: NodeJS.Timeout | undefined
+  // The newest message and close this process has looked at: a change check reads only what came after.
+  private seenMessage = 0
+  private seenClose = 0
 
   constructor(
     private readonly db: Database.Database,
@@ -112,15 +129,19 @@ class SqliteChannelStore implements ChannelStore {
   ) {
     this.bell = new Bell({
       onFirst: () => {
+        this.markSeen()
         this.stopWatching = watchDirectory(
           dir,
           (name) => name.endsWith('-wal'),
           () => this.walChanged(),
         )
+        this.changePoll = setInterval(() => this.ringChanged(), CHANGE_POLL_MS)
+        this.changePoll.unref()
       },
       onLast: () => {
         this.stopWatching?.()
         this.stopWatching = undefined
+        clearInterval(this.changePoll)
       },
     })
     const bump = [0, 1].map((d) =>
@@ -137,19 +158,28 @@ class SqliteChannelStore implements ChannelStore {
       row,
       create: db.prepare(`INSERT INTO channels (id, touched_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
       insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at) VALUES (?, ?, ?, ?, ?)`),
-      take: db.prepare(
-        `DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE channel = ? AND dir = ? ORDER BY seq LIMIT ?)
-         RETURNING seq, event, data, at`,
-      ),
+      first: db.prepare(`SELECT seq, event, data, at FROM messages WHERE channel = ? AND dir = ? AND seq > ? ORDER BY seq LIMIT ?`),
+      ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND seq <= ?`),
+      dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
+      lastSeq: db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'messages'`),
+      count: db.prepare(`INSERT INTO stats (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value`),
+      stat: db.prepare(`SELECT value FROM stats WHERE name = ?`),
       touch: db.prepare(`UPDATE channels SET touched_at = ? WHERE id = ? AND state = ${OPEN}`),
       end: db.prepare(`INSERT INTO channels (id, state, touched_at) VALUES (@id, @state, @now)
          ON CONFLICT (id) DO UPDATE SET state = @state, pending_0 = 0, pending_1 = 0, touched_at = @now`),
       dropMessages: db.prepare(`DELETE FROM messages WHERE channel = ?`),
+      noteClose: db.prepare(`INSERT INTO closes (channel, at) VALUES (?, ?)`),
+      forgetCloses: db.prepare(`DELETE FROM closes WHERE at < ?`),
+      newMessages: db.prepare(`SELECT DISTINCT channel, dir FROM messages WHERE seq > ?`),
+      newestMessage: db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM messages`),
+      newCloses: db.prepare(`SELECT seq, channel FROM closes WHERE seq > ?`),
+      newestClose: db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM closes`),
       idle: db.prepare(`SELECT id FROM channels WHERE state = ${OPEN} AND touched_at < ?`),
       forget: db.prepare(`DELETE FROM channels WHERE state != ${OPEN} AND touched_at < ?`),
     }
     const s = this.stmt
     this.txSend = db.transaction((id: string, d: number, event: string, json: string, now: number): number => {
+      if (isMintedId(id) && !s.row[d].get(id)) throw unknownChannelError(id, `${this.backend} at ${dir}`)
       s.create.run(id, now)
       if (s.bump[d].run({ id, now, fresh: now - limits.idleTtlMs, max: limits.maxPending }).changes === 0) {
         const current = s.row[d].get(id) as ChannelRow
@@ -162,20 +192,32 @@ class SqliteChannelStore implements ChannelStore {
       }
       return Number(s.insert.run(id, d, event, json, now).lastInsertRowid)
     })
-    this.txDrain = db.transaction((id: string, d: number, max: number, now: number): MessageRow[] => {
-      const rows = s.take.all(id, d, max) as MessageRow[]
-      s.lower[d].run({ id, n: rows.length, now })
-      return rows
+    this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
+      const last = (s.lastSeq.get() as { seq: number } | undefined)?.seq ?? 0
+      if (upTo > last) return -1
+      const n = s.ackUpTo.run(id, d, upTo).changes
+      if (n > 0) s.lower[d].run({ id, n, now })
+      return n
+    })
+    this.txSetAside = db.transaction((id: string, d: number, seqs: number[], now: number) => {
+      let n = 0
+      for (const seq of seqs) n += s.dropOne.run(seq).changes
+      if (n > 0) {
+        s.lower[d].run({ id, n, now })
+        s.count.run('set_aside', n)
+      }
     })
     this.txClose = db.transaction((id: string, state: number, now: number) => {
       s.end.run({ id, state, now })
       s.dropMessages.run(id)
+      s.noteClose.run(id, now)
     })
     this.txSweep = db.transaction((now: number): number => {
       const idle = s.idle.all(now - limits.idleTtlMs) as Array<{ id: string }>
       for (const { id } of idle) this.expire(id, now)
       // Tombstones keep a closed id refusing calls for a while, then go too.
       s.forget.run(now - limits.idleTtlMs * TOMBSTONE_TTL_FACTOR)
+      s.forgetCloses.run(now - 60_000)
       return idle.length
     })
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
@@ -187,15 +229,50 @@ class SqliteChannelStore implements ChannelStore {
    * after the last event, instead of leaving a reader that looked too early to the fallback poll.
    */
   private walChanged(): void {
-    this.bell.ringAll()
+    this.ringChanged()
     clearTimeout(this.trailingRing)
-    this.trailingRing = setTimeout(() => this.bell.ringAll(), TRAILING_RING_MS)
+    this.trailingRing = setTimeout(() => this.ringChanged(), TRAILING_RING_MS)
     this.trailingRing.unref()
+  }
+
+  private markSeen(): void {
+    try {
+      this.seenMessage = (this.stmt.newestMessage.get() as { seq: number }).seq
+      this.seenClose = (this.stmt.newestClose.get() as { seq: number }).seq
+    } catch {
+      // Unreadable now: the first check will ring for everything it finds.
+    }
+  }
+
+  /**
+   * Wakes only the waiters of queues that got a message, or channels that were closed, since the last check:
+   * two primary-key range reads per WAL change, whatever the number of idle waiters on other channels.
+   */
+  private ringChanged(): void {
+    if (this.disposed || !this.bell.busy) return
+    let messages: Array<{ channel: string; dir: number }>
+    let closes: Array<{ seq: number; channel: string }>
+    try {
+      const newest = (this.stmt.newestMessage.get() as { seq: number }).seq
+      messages = newest > this.seenMessage ? (this.stmt.newMessages.all(this.seenMessage) as typeof messages) : []
+      this.seenMessage = Math.max(this.seenMessage, newest)
+      closes = this.stmt.newCloses.all(this.seenClose) as typeof closes
+    } catch {
+      // A busy or broken file: let every waiter re-check and meet the error itself.
+      this.bell.ringAll()
+      return
+    }
+    for (const { channel, dir } of messages) this.bell.ring(bellKey(channel, DIRECTIONS[dir]))
+    for (const { seq, channel } of closes) {
+      this.seenClose = Math.max(this.seenClose, seq)
+      for (const direction of DIRECTIONS) this.bell.ring(bellKey(channel, direction))
+    }
   }
 
   private expire(id: string, now: number): void {
     this.stmt.end.run({ id, state: EXPIRED, now })
     this.stmt.dropMessages.run(id)
+    this.stmt.noteClose.run(id, now)
   }
 
   /** Runs `fn`, turning SQLite failures (busy past the timeout, disk errors, corruption) into STORE_UNAVAILABLE. */
@@ -228,6 +305,7 @@ class SqliteChannelStore implements ChannelStore {
   /** Reads the channel row; undefined when the id was never used. Throws when closed or expired. */
   private state(id: string, d: number, now: number): ChannelRow | undefined {
     const current = this.stmt.row[d].get(id) as ChannelRow | undefined
+    if (!current && isMintedId(id)) throw unknownChannelError(id, `${this.backend} at ${this.dir}`)
     if (!current) return undefined
     if (current.state !== OPEN) throw closedError(id)
     if (current.touched_at < now - this.limits.idleTtlMs) {
@@ -237,35 +315,83 @@ class SqliteChannelStore implements ChannelStore {
     return current
   }
 
-  private tryDrain(id: string, d: number, max: number): ChannelMessage[] | undefined {
+  private tryRead(id: string, d: number, max: number, since: number, consume?: DrainOptions['accept'] | true): ChannelMessage[] | undefined {
     return this.guard(() => {
+      if (!consume) return this.readRows(id, d, max, since)
+      // A drain reads, checks and removes in one write transaction, so concurrent drains never share a message.
+      return this.db
+        .transaction(() => {
+          const out = this.readRows(id, d, max, since)
+          if (out) {
+            if (consume !== true) consume(out)
+            this.txAck(id, d, Number(out[out.length - 1].id), Date.now())
+          }
+          return out
+        })
+        .immediate()
+    })
+  }
+
+  private readRows(id: string, d: number, max: number, since: number): ChannelMessage[] | undefined {
+    for (;;) {
       const now = Date.now()
       const current = this.state(id, d, now)
       if (!current) {
         this.stmt.create.run(id, now)
         return undefined
       }
-      if (current.pending === 0) {
+      if (current.pending <= 0) {
         if (now - current.touched_at > TOUCH_EVERY_MS) this.stmt.touch.run(now, id)
         return undefined
       }
-      const rows = this.txDrain.immediate(id, d, max, now)
+      const rows = this.stmt.first.all(id, d, since, max) as MessageRow[]
       if (rows.length === 0) return undefined
-      // RETURNING gives no order guarantee, so sort by the sequence number.
-      rows.sort((a, b) => a.seq - b.seq)
-      return rows.map((r) => ({ id: String(r.seq), event: r.event, data: JSON.parse(r.data), at: r.at }))
-    })
+      // Parse before anything is removed: a row that will not parse (a flipped byte on disk) is set aside on
+      // its own, and its neighbours are still delivered.
+      const out: ChannelMessage[] = []
+      const bad: number[] = []
+      for (const r of rows) {
+        const decoded = decodeData(r.data)
+        if (decoded.ok && typeof r.event === 'string') out.push({ id: String(r.seq), event: r.event, data: decoded.data, at: r.at })
+        else bad.push(r.seq)
+      }
+      if (bad.length) (this.db.inTransaction ? this.txSetAside : this.txSetAside.immediate)(id, d, bad, now)
+      if (out.length) return out
+    }
   }
 
   async drain(id: string, direction: Direction, options: DrainOptions = {}): Promise<ChannelMessage[]> {
+    return this.read(id, direction, { ...options, after: undefined, since: undefined }, options.accept ?? true)
+  }
+
+  async read(id: string, direction: Direction, options: ReadOptions = {}, consume?: DrainOptions['accept'] | true): Promise<ChannelMessage[]> {
     checkChannelId(id)
     const d = dirIndex(checkDirection(direction))
     const max = drainMax(options.max)
     const wait = waitMs(options.waitMs)
+    if (options.after !== undefined) await this.ack(id, direction, options.after)
+    const since = options.since === undefined ? 0 : checkAfter(options.since)
     const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () =>
-      this.tryDrain(id, d, max),
+      this.tryRead(id, d, max, since, consume),
     )
     return found ?? []
+  }
+
+  async ack(id: string, direction: Direction, upTo: string): Promise<number> {
+    checkChannelId(id)
+    const d = dirIndex(checkDirection(direction))
+    const n = checkAfter(upTo)
+    return this.guard(() => {
+      const now = Date.now()
+      if (!this.state(id, d, now)) this.stmt.create.run(id, now)
+      const removed = this.txAck.immediate(id, d, n, now)
+      if (removed < 0) throw afterTooLarge(upTo)
+      return removed
+    })
+  }
+
+  async stats(): Promise<ChannelStats> {
+    return this.guard(() => ({ backend: this.backend, setAside: (this.stmt.stat.get('set_aside') as { value: number } | undefined)?.value ?? 0 }))
   }
 
   async peek(id: string, direction: Direction): Promise<number> {
@@ -281,8 +407,8 @@ class SqliteChannelStore implements ChannelStore {
   async close(id: string): Promise<void> {
     checkChannelId(id)
     this.guard(() => this.txClose.immediate(id, CLOSED, Date.now()))
-    // Waiters re-check, find the channel closed and fail with CHANNEL_CLOSED instead of sleeping on.
-    this.bell.ringAll()
+    // Its waiters re-check, find the channel closed and fail with CHANNEL_CLOSED instead of sleeping on.
+    for (const direction of DIRECTIONS) this.bell.ring(bellKey(id, direction))
   }
 
   async sweep(): Promise<number> {
@@ -294,6 +420,7 @@ class SqliteChannelStore implements ChannelStore {
     this.stopSweeper()
     this.stopWatching?.()
     clearTimeout(this.trailingRing)
+    clearInterval(this.changePoll)
     this.disposed = true
     this.bell.ringAll()
     this.db.close()

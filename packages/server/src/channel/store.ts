@@ -22,6 +22,26 @@ export interface OutgoingMessage {
   data?: unknown
 }
 
+/**
+ * Channel store API (issue 11, acknowledged delivery) — the contract every backend (memory, SQLite, Redis) keeps:
+ *
+ * - `read(id, direction, { after, max, waitMs, signal })` returns the oldest pending messages WITHOUT removing
+ *   them. With `after` (a message id this queue handed out, or '0'), it first acknowledges — removes — every
+ *   message with an id up to and including `after`, then returns messages with ids above it. A reader that
+ *   passes the last id it received gets each message exactly once; one whose reply was lost simply passes its
+ *   old `after` again and gets the batch redelivered (at-least-once on the wire, no loss).
+ * - `ack(id, direction, upTo)` acknowledges without reading (returns how many it removed).
+ * - `drain(...)` atomically returns and removes a batch (concurrent drains never share a message): at-most-once if
+ *   the caller then loses the result. Its `accept` hook runs before the removal; if it throws, the batch stays.
+ * - Message ids are decimal strings, unique and increasing per queue (compare them as numbers), and never
+ *   repeat, even after a Redis restart that lost its data (Redis ids follow the server clock).
+ * - Rows that cannot be parsed (corruption) are set aside by `read`: removed from the queue, counted in
+ *   `stats().setAside`, reported through `onSetAside`; their neighbours are delivered.
+ * - A server-minted id (`ch_…`) that this store never minted fails with UNKNOWN_CHANNEL; agent-picked ids still
+ *   open on first use.
+ * - `read(..., { since })` returns only messages above that id and acknowledges nothing: a follower's view.
+ * - `peek`/`waitForMail` count unacknowledged messages (what `read` would return without `after`).
+ */
 export interface DrainOptions {
   /** At most this many messages (default 100). */
   max?: number
@@ -29,6 +49,26 @@ export interface DrainOptions {
   waitMs?: number
   /** Ends a wait early (returns what is there, usually nothing). */
   signal?: AbortSignal
+  /**
+   * `drain` only: runs on the batch before it is removed; if it throws (e.g. the reply cannot be serialised),
+   * the batch stays queued and the error propagates.
+   */
+  accept?: (messages: ChannelMessage[]) => void
+}
+
+/** Options of `read`: a drain's options plus the acknowledgement cursor. */
+export interface ReadOptions extends DrainOptions {
+  /** Acknowledge every message up to this id (inclusive) and return only later ones; '0' acknowledges nothing. */
+  after?: string
+  /** Return only messages with ids above this one, acknowledging nothing (for followers such as `duet wait --follow`). */
+  since?: string
+}
+
+/** Counters a store keeps about itself, for the `channel_stats` tool. */
+export interface ChannelStats {
+  backend: 'sqlite' | 'memory' | 'redis'
+  /** Stored messages that could not be parsed and were taken out of their queue (since the store was created). */
+  setAside: number
 }
 
 /** Two ordered queues per channel, shared by every process that opens the same store. */
@@ -39,8 +79,14 @@ export interface ChannelStore {
   open(): Promise<string>
   /** Appends a message; resolves with its id once it is durably stored. */
   send(id: string, direction: Direction, message: OutgoingMessage): Promise<string>
-  /** Removes and returns the oldest messages, each exactly once, oldest first. */
+  /** Removes and returns the oldest messages, oldest first (`read` then `ack` at once: at-most-once). */
   drain(id: string, direction: Direction, options?: DrainOptions): Promise<ChannelMessage[]>
+  /** Returns the oldest pending messages without removing them; `after` acknowledges up to that id first. */
+  read(id: string, direction: Direction, options?: ReadOptions): Promise<ChannelMessage[]>
+  /** Removes every message up to and including `upTo`; returns how many. */
+  ack(id: string, direction: Direction, upTo: string): Promise<number>
+  /** Counters for diagnostics (set-aside rows). */
+  stats(): Promise<ChannelStats>
   /** Counts pending messages without consuming any. */
   peek(id: string, direction: Direction): Promise<number>
   /**
@@ -62,7 +108,7 @@ export function checkChannelId(id: unknown): string {
     const shown = typeof id === 'string' ? JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id) : typeof id
     throw new DuetError(
       'BAD_CHANNEL_ID',
-      `Invalid channel id ${shown}: use 1-64 letters, digits, '-' or '_' (for example one returned by open(), or 'ch-1749312345678').`,
+      `Invalid channel id ${shown}: use 1-64 letters, digits, '-' or '_' (for example the channel_id that open_channel or a display tool returned, or 'ch-1749312345678').`,
       { field: 'channel_id' },
     )
   }
@@ -84,5 +130,41 @@ export function mintChannelId(): string {
 
 /** The error for a channel that was closed or expired. */
 export function closedError(id: string): DuetError {
-  return new DuetError('CHANNEL_CLOSED', `Channel '${id}' is closed or expired. Open a new channel (or pick a fresh id) and render the app again with it.`)
+  return new DuetError(
+    'CHANNEL_CLOSED',
+    `Channel '${id}' is closed or expired. Open a new channel with open_channel (or pick a fresh id) and give that id to the view: render it again with a display tool that returns a channel_id, or build the id into the view's code.`,
+  )
+}
+
+/** True for ids only a store mints (`ch_…`): those must never be created on first use. */
+export function isMintedId(id: string): boolean {
+  return id.startsWith(MINTED_CHANNEL_PREFIX)
+}
+
+/** The error for a minted id this store never minted. */
+export function unknownChannelError(id: string, backend: string): DuetError {
+  return new DuetError(
+    'UNKNOWN_CHANNEL',
+    `Channel '${id}' was minted by a Duet channel store, but not by this one (${backend}). The agent and the app are most likely using different stores: another data folder (--data-dir, DUET_DATA_DIR) or another Redis, or the Redis that minted it lost its data. Point both at the same store, or open a new channel.`,
+    { field: 'channel_id' },
+  )
+}
+
+/** Checks an acknowledgement cursor: a decimal message id, or '0' for none. Returns it as a number. */
+export function checkAfter(after: unknown): number {
+  if (typeof after !== 'string' || !/^(0|[1-9][0-9]{0,15})$/.test(after) || !Number.isSafeInteger(Number(after))) {
+    throw new DuetError('INVALID_OPTION', `after must be a message id (a decimal string such as "42", or "0"), got ${JSON.stringify(after)}.`, {
+      option: 'after',
+    })
+  }
+  return Number(after)
+}
+
+/** The error for an acknowledgement past the newest id the queue has minted (it would drop unread mail). */
+export function afterTooLarge(after: string): DuetError {
+  return new DuetError(
+    'INVALID_OPTION',
+    `after "${after}" is beyond the newest message id of this queue: pass the id of the last message you received (or leave after out).`,
+    { option: 'after' },
+  )
 }

@@ -3,13 +3,18 @@ import * as z from 'zod'
 import type { AppServer, ToolExtra } from '../server/app-server.js'
 import { invalidOption } from '../server/errors.js'
 import { guarded } from '../server/tool-error.js'
-import type { ChannelMessage, ChannelStore } from './store.js'
+import type { ChannelStore, Direction, ReadOptions } from './store.js'
 
 /** Anything tools can be registered on: an `AppServer`, or a wrapper with the same `tool` method. */
 export type ChannelToolHost = Pick<AppServer, 'tool'>
 
-/** Longest wait a model poll may ask for; hosts time tool calls out, and progress keeps long ones alive. */
+/** Longest wait the schema accepts from a model poll (older prompts ask for more than the cap). */
 const MAX_AGENT_WAIT_SECONDS = 600
+/**
+ * Longest wait a model poll actually does: SDK clients time a request out after 60 s by default (progress
+ * notifications reset that only where the host opts in), so a longer wait would end in a client error.
+ */
+const AGENT_WAIT_CAP_SECONDS = 50
 /** Longest app poll: an iframe's call goes through the host, which may time it out sooner than the model's. */
 const MAX_APP_WAIT_MS = 30_000
 const PROGRESS_EVERY_MS = 5_000
@@ -21,6 +26,13 @@ const event = z.string().describe("A short event name the receiver switches on, 
 const data = z.unknown().optional().describe('Any JSON value (object, array, string, number, boolean or null), up to 1 MiB once encoded.')
 
 const CHANNEL_HELP = 'A channel is two queues between you (the agent) and one app view, shared by every copy of this server. '
+
+const after = z
+  .string()
+  .optional()
+  .describe(
+    'Acknowledges delivery: the id of the last message you received from this channel ("0" on the first call). Messages up to it are removed and only later ones returned, so a reply lost in transit is returned again by the next call. Leave it out and each returned batch is removed as it is returned.',
+  )
 
 /**
  * Registers the channel tools on `app`: for the model `open_channel`, `notify_ui`, `poll_agent_messages`
@@ -36,8 +48,9 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     {
       description:
         CHANNEL_HELP +
-        'Creates a channel with an unguessable id. Write the id into the view you render (e.g. `const CHANNEL = "<id>"`), ' +
-        'then talk to the view with notify_ui and read its messages with poll_agent_messages.',
+        'Creates a channel with an unguessable id. The view must know the id: build it into the code of a view you write ' +
+        '(e.g. `const CHANNEL = "<id>"`); display tools that support channels open one themselves and return its channel_id. ' +
+        'Then talk to the view with notify_ui and read its messages with poll_agent_messages.',
       inputSchema: {},
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
@@ -70,9 +83,10 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     {
       description:
         CHANNEL_HELP +
-        'Returns and removes the messages the app view sent you on channel_id, oldest first (at most 100 per call; call again while you get 100). ' +
-        'Each message is handed out once, so act on all of them. ' +
-        `With wait_seconds (0-${MAX_AGENT_WAIT_SECONDS}) it waits for the first message instead of returning an empty list, which lets you stay in your turn while the user works in the app. ` +
+        'Returns the messages the app view sent you on channel_id, oldest first (at most 100 per call; call again while you get 100). ' +
+        'Without `after`, each batch is removed as it is returned (act on all of them). With `after` = the id of the last message you received ' +
+        '("0" the first time), messages up to it are acknowledged and a batch whose reply was lost comes again: de-duplicate by message id. ' +
+        `With wait_seconds it waits for the first message instead of returning an empty list (use at most ${AGENT_WAIT_CAP_SECONDS}; longer waits are cut to ${AGENT_WAIT_CAP_SECONDS} s because clients time requests out after 60 s), which lets you stay in your turn while the user works in the app. ` +
         'To wait without holding your turn, run `duet wait <channel_id>` as a background command: it exits as soon as a message is waiting (it reads nothing), then call this tool.',
       inputSchema: {
         channel_id: channelId,
@@ -81,16 +95,19 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
           .min(0)
           .max(MAX_AGENT_WAIT_SECONDS)
           .optional()
-          .describe(`Seconds to wait for a message when none is waiting (default 0, at most ${MAX_AGENT_WAIT_SECONDS}).`),
+          .describe(
+            `Seconds to wait for a message when none is waiting (default 0; waits longer than ${AGENT_WAIT_CAP_SECONDS} are cut to ${AGENT_WAIT_CAP_SECONDS}).`,
+          ),
+        after,
       },
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
-    (args: { channel_id: string; wait_seconds?: number }, extra: ToolExtra) =>
+    (args: { channel_id: string; wait_seconds?: number; after?: string }, extra: ToolExtra) =>
       guarded(async () => {
-        const waitMs = (args.wait_seconds ?? 0) * 1000
+        const waitMs = Math.min(args.wait_seconds ?? 0, AGENT_WAIT_CAP_SECONDS) * 1000
         const stopProgress = reportProgress(extra, waitMs)
         try {
-          return messagesResult(await store.drain(args.channel_id, 'app-to-agent', { waitMs, signal: extra?.mcpReq?.signal }))
+          return await deliver(store, args.channel_id, 'app-to-agent', { waitMs, signal: extra?.mcpReq?.signal, after: args.after })
         } finally {
           stopProgress()
         }
@@ -132,25 +149,57 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     'poll_ui_messages',
     {
       description:
-        'For the app view: returns and removes the messages the agent sent on channel_id, oldest first. ' +
+        'For the app view: returns the messages the agent sent on channel_id, oldest first; `after` acknowledges up to that id (see poll_agent_messages). ' +
         `With wait_ms (0-${MAX_APP_WAIT_MS}) it long-polls: it returns as soon as a message arrives.`,
       inputSchema: {
         channel_id: channelId,
+        after,
         wait_ms: z.number().min(0).max(MAX_APP_WAIT_MS).optional().describe(`Milliseconds to wait for a message (default 0, at most ${MAX_APP_WAIT_MS}).`),
       },
       visibility: ['app'],
     },
-    (args: { channel_id: string; wait_ms?: number }, extra: ToolExtra) =>
-      guarded(async () => messagesResult(await store.drain(args.channel_id, 'agent-to-app', { waitMs: args.wait_ms ?? 0, signal: extra?.mcpReq?.signal }))),
+    (args: { channel_id: string; wait_ms?: number; after?: string }, extra: ToolExtra) =>
+      guarded(() => deliver(store, args.channel_id, 'agent-to-app', { waitMs: args.wait_ms ?? 0, signal: extra?.mcpReq?.signal, after: args.after })),
   )
+
+  app.tool(
+    'channel_stats',
+    {
+      description:
+        'Reports the channel store: its backend and how many stored messages could not be read (corrupt rows set aside so their neighbours were still delivered).',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    () => guarded(async () => result({ ...(await store.stats()) })),
+  )
+}
+
+/**
+ * One poll. Without `after` the batch is taken atomically (two pollers never share a message), and only once
+ * its reply has been built: a batch that cannot be serialised stays queued and the call fails instead. With
+ * `after`, nothing returned is removed until the next call acknowledges it.
+ */
+async function deliver(store: ChannelStore, id: string, direction: Direction, options: ReadOptions): Promise<CallToolResult> {
+  if (options.after !== undefined) {
+    const messages = await store.read(id, direction, options)
+    return result({ messages, next_after: messages.at(-1)?.id ?? options.after })
+  }
+  let built: CallToolResult | undefined
+  const messages = await store.drain(id, direction, {
+    ...options,
+    accept: (batch) => {
+      const last = batch[batch.length - 1].id
+      built = result({
+        messages: batch,
+        note: `These messages are now removed from the queue. To have a batch sent again when a reply is lost, pass after: "${last}" (the last id you received) on your next call.`,
+      })
+    },
+  })
+  return built ?? result({ messages })
 }
 
 function result(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value }
-}
-
-function messagesResult(messages: ChannelMessage[]): CallToolResult {
-  return result({ messages })
 }
 
 /**

@@ -14,6 +14,7 @@ import { DuetError, invalidOption } from './errors.js'
 import { listenHttp, type HttpListenOptions } from './http.js'
 import { listenStdio } from './stdio.js'
 import { closeOnSignals } from './shutdown.js'
+import { resolveViewState, VIEW_STATE_TOOL, viewStateHandler, viewStateInput, withViewUUID, type ViewStateOptions } from './view-state.js'
 import type { NoTools, SchemaOutput, StructuredOf, ToolExtra, ToolHandler, ToolSchema, ToolSignatureOf, WithTool, ZodRawShape } from './tool-types.js'
 
 export type { ToolExtra, ToolHandler } from './tool-types.js'
@@ -64,6 +65,11 @@ export interface AppServerOptions {
   version: string
   /** Told to the agent at connection time: how the tools fit together. */
   instructions?: string
+  /**
+   * The app-only `duet_view_state` tool, registered with the first app tool: views whose sandbox has no
+   * `localStorage` keep their `App.persist` state through it. Default: in memory; `false` leaves it out.
+   */
+  viewState?: ViewStateOptions | false
 }
 
 /**
@@ -119,6 +125,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     invalidOption('createAppServer', 'name', `must be letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`)
   if (typeof version !== 'string' || version === '') invalidOption('createAppServer', 'version', 'must be a non-empty string')
   if (instructions !== undefined && typeof instructions !== 'string') invalidOption('createAppServer', 'instructions', 'must be a string')
+  const viewState = resolveViewState(options.viewState)
+  let viewStateRegistered = false
 
   const setups: Array<(mcp: McpServer) => void> = []
   const names = new Set<string>()
@@ -181,9 +189,25 @@ export function createAppServer(options: AppServerOptions): AppServer {
     },
     appTool(toolName, config, handler) {
       const view = resolveView(name, toolName, config?.view)
-      registerTool(toolName, config, handler, { resourceUri: view.uri })
+      // Each result names its view instance, the key its kept state lives under.
+      const withUUID = (async (args: never, extra: ToolExtra) => withViewUUID(await handler(args, extra))) as CheckedHandler
+      if (typeof handler !== 'function') invalidOption(`tool('${toolName}')`, 'handler', 'must be a function')
+      registerTool(toolName, config, withUUID, { resourceUri: view.uri })
       claim('resource', `resource:${view.uri}`)
       add((server) => registerView(server, `${toolName} view`, view))
+      if (viewState && !viewStateRegistered) {
+        viewStateRegistered = true
+        registerTool(
+          VIEW_STATE_TOOL,
+          {
+            description: "Keeps a view's state across re-mounts where its sandbox has no localStorage (called by duetkit views, not the model).",
+            inputSchema: viewStateInput,
+            visibility: ['app'],
+          },
+          viewStateHandler(viewState) as CheckedHandler,
+          {},
+        )
+      }
       return grown()
     },
     configure(setup) {

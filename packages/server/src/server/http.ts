@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
-import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, type McpServerFactory } from '@modelcontextprotocol/server'
-import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node'
+import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, SUPPORTED_PROTOCOL_VERSIONS, type McpServerFactory } from '@modelcontextprotocol/server'
+import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
+import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
 import { DuetError, invalidOption } from './errors.js'
+import { sessionHandler, type SessionHandler } from './sessions.js'
 
 /** Options of the Streamable HTTP listener. */
 export interface HttpListenOptions {
@@ -18,8 +20,21 @@ export interface HttpListenOptions {
    * `host` itself when it is a specific address, plus the machine's name when `host` is a wildcard.
    */
   allowedHosts?: string[]
-  /** Origin hostnames a browser request may come from. Default: the loopback names; requests with no Origin pass. */
+  /**
+   * Browser origins besides loopback (any port on `localhost`, `127.0.0.1`, `[::1]`, always allowed) that may
+   * call the endpoint, with CORS: full origins (`https://app.example.com`) or bare hostnames (any scheme and
+   * port). Other origins get 403 (DNS rebinding protection); requests with no Origin (not a browser) pass.
+   */
   allowedOrigins?: string[]
+  /**
+   * Default `false`: every request is served by a fresh server, so any replica can answer any request.
+   * `true` keeps a session per 2025-era client (`Mcp-Session-Id`, resumable SSE) so the server can send it
+   * requests (sampling, elicitation) and notifications (logging, list changes); replicas then need sticky
+   * routing on `Mcp-Session-Id`. 2026-07-28 clients are served per request either way.
+   */
+  sessions?: boolean
+  /** With `sessions`: open sessions kept before the least recently used is closed. Default 1000. */
+  maxSessions?: number
   /** How long shutdown waits for in-flight requests before cutting them off. Default 5000 ms. */
   shutdownGraceMs?: number
   /** Told about rejected requests and transport errors; default ignores them (the client already got the error). */
@@ -34,22 +49,34 @@ export interface HttpListening {
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]'])
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
+/** The 2026-07-28 revision, served per request by the SDK handler (the SDK does not export its name). */
+const MODERN_REVISION = '2026-07-28'
+const REVISION = /^\d{4}-\d{2}-\d{2}$/
 
-/** Serves the factory's servers over Streamable HTTP: 2026-07-28 per-request and 2025-era stateless traffic alike. */
+/** Serves the factory's servers over Streamable HTTP: 2026-07-28 per request, 2025-era stateless or with sessions. */
 export async function listenHttp(factory: McpServerFactory, options: HttpListenOptions = {}): Promise<HttpListening> {
   const { port = 3001, host = '127.0.0.1', path = '/mcp', shutdownGraceMs = 5000, onError } = options
   if (!Number.isInteger(port) || port < 0 || port > 65535) invalidOption('listen', 'http.port', `must be an integer 0-65535, got ${JSON.stringify(port)}`)
   if (typeof host !== 'string' || host === '') invalidOption('listen', 'http.host', 'must be a non-empty string')
   if (typeof path !== 'string' || !path.startsWith('/')) invalidOption('listen', 'http.path', `must start with '/', got ${JSON.stringify(path)}`)
   if (!Number.isFinite(shutdownGraceMs) || shutdownGraceMs < 0) invalidOption('listen', 'http.shutdownGraceMs', 'must be a number >= 0')
+  const { sessions = false, maxSessions = 1000 } = options
+  if (typeof sessions !== 'boolean') invalidOption('listen', 'http.sessions', `must be true or false, got ${JSON.stringify(sessions)}`)
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    invalidOption('listen', 'http.maxSessions', `must be an integer >= 1, got ${JSON.stringify(maxSessions)}`)
   const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host)
-  const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins()
+  const origins = originPolicy(options.allowedOrigins)
 
   const report = (error: Error) => onError?.(error)
-  const handler = createMcpHandler(factory, { onerror: report })
-  const serve = toNodeHandler(handler, { onerror: report })
+  // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
+  const handler = createMcpHandler(factory, { onerror: report, ...(sessions && { legacy: 'reject' as const }) })
+  const legacy: SessionHandler | undefined = sessions ? sessionHandler(factory, { maxSessions, onerror: report }) : undefined
+  const serve = toNodeHandler(
+    legacy ? { fetch: async (request: Request) => ((await isLegacyRequest(request)) ? legacy.fetch(request) : handler.fetch(request)) } : handler,
+    { onerror: report },
+  )
+  const closeHandlers = () => Promise.allSettled([handler.close(), legacy?.close()]).then(() => undefined)
   const checkHost = hostHeaderValidation(allowedHosts)
-  const checkOrigin = originValidation(allowedOrigins)
 
   let closing: Promise<void> | undefined
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -57,11 +84,28 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
     res.once('finish', () => {
       if (closing) setImmediate(() => server.closeIdleConnections())
     })
-    if (!checkHost(req, res) || !checkOrigin(req, res)) return
+    if (!checkHost(req, res)) return
+    const origin = req.headers.origin
+    if (!origins.allows(origin)) {
+      report(new Error(`Rejected a request from Origin ${origin}`))
+      const message = `Forbidden: Origin ${origin} may not call this server (DNS rebinding protection); allow it with the allowedOrigins option or duet serve --allow-origin`
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+      return
+    }
     if (new URL(req.url ?? '/', 'http://local').pathname !== path) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `Not found: the MCP endpoint is ${path}` }))
       return
     }
+    if (req.method === 'OPTIONS') return answerPreflight(req, res)
+    addCorsHeaders(req, res)
+    const versionProblem = checkProtocolVersionHeader(req.headers['mcp-protocol-version'])
+    if (versionProblem) {
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: versionProblem }, id: null }))
+      return
+    }
+    widenAccept(req)
     serve(req, res).catch((err: unknown) => {
       // Unexpected (the SDK answers protocol mistakes itself), so it is logged even without onError.
       const error = err instanceof Error ? err : new Error(String(err))
@@ -93,13 +137,13 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       closing ??= new Promise<void>((resolve) => {
         // Stop accepting, let in-flight requests finish, and only then cut long-lived streams.
         const timer = setTimeout(() => {
-          void handler.close()
+          void closeHandlers()
           server.closeAllConnections()
         }, shutdownGraceMs)
         timer.unref()
         server.close(() => {
           clearTimeout(timer)
-          void handler.close().finally(resolve)
+          void closeHandlers().finally(resolve)
         })
         server.closeIdleConnections()
       })
@@ -113,4 +157,24 @@ function defaultAllowedHosts(host: string): string[] {
   if (LOOPBACK.has(host)) return names
   if (WILDCARDS.has(host)) return [...names, hostname()]
   return [...names, host.includes(':') && !host.startsWith('[') ? `[${host}]` : host]
+}
+
+/**
+ * The SDK refuses a POST whose Accept does not name both JSON and SSE (406), yet `*\/*` and no Accept at all
+ * mean "anything": generic HTTP clients send them. Such requests are read as accepting both.
+ */
+function widenAccept(req: IncomingMessage): void {
+  const accept = req.headers.accept
+  const wildcard = accept === undefined || accept.trim() === '' || accept.split(',').some((type) => type.split(';')[0]?.trim() === '*/*')
+  if (!wildcard) return
+  req.headers.accept = req.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream'
+}
+
+/** A malformed `MCP-Protocol-Version` gets a message naming what came and what is served; well-formed ones go to the SDK. */
+function checkProtocolVersionHeader(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const received = Array.isArray(value) ? value.join(', ') : value
+  if (typeof value === 'string' && REVISION.test(value.trim())) return undefined
+  const supported = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')
+  return `Bad Request: malformed MCP-Protocol-Version header: received ${JSON.stringify(received)}; it must be one protocol revision (YYYY-MM-DD), and this server supports ${supported}`
 }

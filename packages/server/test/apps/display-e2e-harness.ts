@@ -86,10 +86,15 @@ export function spawnWait(
  * The official AppBridge test host showing `uri` of the server, with the view's `tools/call`s
  * forwarded to the server through `hostClient`, as a real host does.
  */
-export async function openServerView(browser: Browser, hostClient: Client, uri: string, options: { proxy?: boolean } = {}): Promise<HostPage> {
+export async function openServerView(
+  browser: Browser,
+  hostClient: Client,
+  uri: string,
+  options: { proxy?: boolean; hostContext?: Record<string, unknown> } = {},
+): Promise<HostPage> {
   const { contents } = await hostClient.readResource({ uri })
   const viewHtml = (contents[0] as { text: string }).text
-  const host = await openHostPage(browser, { viewHtml, proxy: options.proxy ?? false })
+  const host = await openHostPage(browser, { viewHtml, proxy: options.proxy ?? false, ...(options.hostContext && { hostContext: options.hostContext }) })
   const appTools = new Set(
     (await hostClient.listTools()).tools.filter((t) => ((t._meta as any)?.ui?.visibility ?? ['model', 'app']).includes('app')).map((t) => t.name),
   )
@@ -108,17 +113,22 @@ export async function openServerView(browser: Browser, hostClient: Client, uri: 
   return host
 }
 
-/** What a host does once the agent's tool call has returned: tool input, then the result (optionally without `_meta`). */
+/**
+ * What a host does once the agent's tool call has returned: tool input, then the result, optionally
+ * without `_meta` and/or `structuredContent`, as some real hosts pass it on.
+ */
 export async function deliverToolCall(
   host: HostPage,
   args: Record<string, unknown>,
   result: Record<string, unknown>,
-  options: { stripMeta?: boolean } = {},
+  options: { stripMeta?: boolean; stripStructured?: boolean } = {},
 ): Promise<void> {
   await host.initialized()
   await host.sendToolInput(args)
-  const { _meta, ...rest } = result
-  await host.sendToolResult(options.stripMeta || _meta === undefined ? rest : result)
+  const passed = { ...result }
+  if (options.stripMeta || passed._meta === undefined) delete passed._meta
+  if (options.stripStructured || passed.structuredContent === undefined) delete passed.structuredContent
+  await host.sendToolResult(passed)
 }
 
 /** Makes sure the screenshot folder exists and returns the path for `name`. */

@@ -4,6 +4,7 @@ import { createAppServer, openChannelStore, type AppServer, type ChannelStore } 
 import { registerChannelTools } from '../../src/channel/index.js'
 import { openAppStore, registerAgentAppTools, type AppStore } from '../../src/apps/index.js'
 import { registerDisplayTools } from '../../src/apps/display-tools.js'
+import type { CompileLimits } from '../../src/apps/compile-component.js'
 import { tempDataDir } from './harness.js'
 
 export interface DisplayServer {
@@ -20,13 +21,13 @@ export interface DisplayServer {
  * The agent-apps assembly with the display tools over a real SQLite data dir, and an SDK client on
  * it (in memory): what `duet serve` runs, without a process.
  */
-export async function startDisplayServer(): Promise<DisplayServer> {
+export async function startDisplayServer(options: { compileLimits?: Partial<CompileLimits> } = {}): Promise<DisplayServer> {
   const tmp = tempDataDir()
   const channels = await openChannelStore({ backend: 'sqlite', dataDir: tmp.dir })
-  const store = openAppStore({ dataDir: tmp.dir })
+  const store = await openAppStore({ dataDir: tmp.dir })
   const app = createAppServer({ name: 'duet-display-test', version: '0.0.0' })
   registerChannelTools(app, channels)
-  const display = registerDisplayTools(app, { channels, store, dataDir: tmp.dir })
+  const display = registerDisplayTools(app, { channels, store, dataDir: tmp.dir, ...options })
   registerAgentAppTools(app, { store, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await app.mcp.connect(serverSide)
@@ -42,7 +43,7 @@ export async function startDisplayServer(): Promise<DisplayServer> {
     async close() {
       await client.close()
       await app.close()
-      store.close()
+      await store.close()
       await channels.dispose()
       tmp.remove()
     },

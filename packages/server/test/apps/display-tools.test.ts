@@ -59,10 +59,12 @@ describe('display_ui_to_user', () => {
     expect(second.structuredContent.channel_id).not.toBe(id)
     expect(first.structuredContent).toEqual({ channel_id: id, kind: 'html', title: 'One' })
     expect(first._meta).toMatchObject({ 'duet/channel_id': id, 'duet/html': '<p>One</p>' })
-    expect(server.store.getRender(id)).toMatchObject({ kind: 'html', html: '<p>One</p>', title: 'One', channelId: id })
+    expect(await server.store.getRender(id)).toMatchObject({ kind: 'html', html: '<p>One</p>', title: 'One', channelId: id })
     const text = textOf(first)
     expect(text).toContain(`duet wait ${id} --data-dir ${server.dir}`)
-    expect(text).toContain(`poll_agent_messages({ "channel_id": "${id}", "wait_seconds": 120 })`)
+    // A suggested wait that fits the SDK clients' 60 s request timeout.
+    expect(text).toContain(`poll_agent_messages({ "channel_id": "${id}", "wait_seconds": 50 })`)
+    expect(text).toContain(`logged with channel_id ${id}; read them with tail_server_log`)
     expect(text).toContain('notify_ui')
     // The channel is real: the app side can write on it and the agent reads it.
     await server.channels.send(id, 'app-to-agent', { event: 'ready' })
@@ -88,13 +90,20 @@ describe('display_ui_to_user', () => {
 })
 
 describe('display_component', () => {
-  it('compiles the module and returns the script with the channel and props', async () => {
+  it('compiles the module and returns the channel and props, the compiled script only through the app-only get_render', async () => {
     const result = await server.call('display_component', { source: COUNTER, title: 'Counter', props: { start: 2 } })
     expect(result.isError, textOf(result)).toBeFalsy()
-    const { channel_id: id, script, props, kind, title } = result.structuredContent
+    const { channel_id: id, props, kind, title } = result.structuredContent
+    expect(result.structuredContent).toEqual({ channel_id: id, kind: 'component', title: 'Counter', props: { start: 2 } })
     expect({ kind, title, props }).toEqual({ kind: 'component', title: 'Counter', props: { start: 2 } })
-    expect(script).toContain('__duetMount')
-    expect(server.store.getRender(id)).toMatchObject({ kind: 'component', source: COUNTER, props: { start: 2 } })
+    expect(JSON.stringify(result)).not.toContain('__duetMount')
+    const fetched = await server.call('get_render', { channel_id: id })
+    expect(fetched.structuredContent).toMatchObject({ channel_id: id, kind: 'component', title: 'Counter', props: { start: 2 } })
+    expect(fetched.structuredContent.script).toContain('__duetMount')
+    const missing = await server.call('get_render', { channel_id: 'no-such-render' })
+    expect(missing.isError).toBe(true)
+    expect(textOf(missing)).toMatch(/^NOT_FOUND: No render on channel 'no-such-render'/)
+    expect(await server.store.getRender(id)).toMatchObject({ kind: 'component', source: COUNTER, props: { start: 2 } })
     expect(textOf(result)).toContain(`duet wait ${id}`)
   })
 
@@ -105,7 +114,7 @@ describe('display_component', () => {
     expect(textOf(result)).toMatch(/^COMPILE_ERROR: The component does not compile:\nline 2, column \d+: /)
     expect(textOf(result)).toContain('return <p>{1 +}</p>')
     // Nothing was recorded for it: the newest render is still the fragment.
-    expect(server.store.getRender(before.structuredContent.channel_id)).toBeDefined()
+    expect(await server.store.getRender(before.structuredContent.channel_id)).toBeDefined()
   })
 
   it('refuses a network or file import', async () => {
@@ -132,7 +141,7 @@ describe('saved apps come back on a fresh channel', () => {
     expect(loaded.structuredContent).toMatchObject({ kind: 'html', html: '<h1>Hello</h1>', title: 'Hello' })
     expect(textOf(loaded)).toContain("Loaded the saved app 'hello' (A greeting card)")
     expect(textOf(loaded)).toContain(`duet wait ${fresh}`)
-    expect(server.store.getRender(fresh)).toMatchObject({ kind: 'html', html: '<h1>Hello</h1>' })
+    expect(await server.store.getRender(fresh)).toMatchObject({ kind: 'html', html: '<h1>Hello</h1>' })
   })
 
   it('a saved component is compiled again and shown with its props', async () => {
@@ -140,7 +149,9 @@ describe('saved apps come back on a fresh channel', () => {
     await server.call('save_app', { name: 'counter', channel_id: shown.structuredContent.channel_id })
     const loaded = await server.call('load_app', { name: 'counter' })
     expect(loaded.structuredContent).toMatchObject({ kind: 'component', props: { start: 5 } })
-    expect(loaded.structuredContent.script).toContain('__duetMount')
+    expect(loaded.structuredContent.script).toBeUndefined()
+    const fetched = await server.call('get_render', { channel_id: loaded.structuredContent.channel_id })
+    expect(fetched.structuredContent.script).toContain('__duetMount')
     expect(loaded.structuredContent.channel_id).not.toBe(shown.structuredContent.channel_id)
   })
 

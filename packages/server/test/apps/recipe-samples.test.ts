@@ -115,6 +115,21 @@ describe('jsx duet-component samples render and behave', () => {
       await t.simulateAction('MESSAGE', { id: '1', event: 'answer', data: { thread_id: 't1', text: 'Property-owning men, then.' } })
       expect(t.html()).toContain('Property-owning men, then.')
     },
+    // The declaration-reader recipe: the example's Reader wrapped with its stylesheet.
+    async StyledReader(t) {
+      await scripts.Reader(t)
+      expect(t.html()).toMatch(/<style>[^<]*\.margin \{/)
+    },
+    async Quote(t) {
+      // The selection itself is read in a real browser by selectedIn; here its result drives the model.
+      await t.simulateAction('PICK', { quote: 'these truths', id: 'p1' })
+      expect(t.state).toMatchObject({ picked: { quote: 'these truths', id: 'p1' } })
+      expect(t.html()).toContain('these truths')
+      await t.simulateEvent('.send', 'click')
+      expect(t.requests('MCP').at(-1)).toEqual({ notifyAgent: { event: 'quote', data: { quote: 'these truths', id: 'p1' } }, error: 'SEND_FAILED' })
+      await t.fail('MCP', { error: 'CHANNEL_CLOSED: closed' }, 'SEND_FAILED')
+      expect(t.html()).toContain('Not sent: CHANNEL_CLOSED: closed')
+    },
     async Todo(t) {
       await t.simulateAction('MESSAGE', { id: '1', event: 'add', data: 'Buy milk' })
       await t.simulateEvent('.done', 'change', { data: { id: '1' } })
@@ -222,8 +237,50 @@ describe('sh samples are valid duet invocations', () => {
       await channels.send(channel, 'app-to-agent', { event: 'ready' })
       const argv = args.map((a) => (a === '<channel_id>' ? channel : a === '/path/to/duet-data' ? tmp.dir : a))
       if (!argv.includes('--data-dir')) argv.push('--data-dir', tmp.dir)
-      expect(await cmd!.run(argv)).toBe(0)
+      if (argv.includes('--follow')) {
+        // The line monitor keeps running: run it for one second, and check the line it printed.
+        argv.splice(argv.indexOf('--timeout'), 2, '--timeout', '1')
+        const printed: string[] = []
+        const write = process.stdout.write
+        process.stdout.write = ((chunk: string) => printed.push(String(chunk)) > 0) as typeof process.stdout.write
+        try {
+          expect(await cmd!.run(argv)).toBe(2)
+        } finally {
+          process.stdout.write = write
+        }
+        expect(printed.map((l) => JSON.parse(l))).toMatchObject([{ event: 'ready', id: expect.any(String) }])
+      } else {
+        expect(await cmd!.run(argv)).toBe(0)
+      }
       expect(await channels.peek(channel, 'app-to-agent'), 'the watcher consumes nothing').toBe(1)
     }
+  })
+})
+
+describe('what the recipes say the tools do', () => {
+  it('getting-started: load_app shows the saved app again by itself, on a fresh channel, and returns the new id (and the html)', async () => {
+    const text = RECIPES.find((r) => r.name === 'getting-started')!.text
+    expect(text).toContain('`load_app` shows the saved app to the user again by itself, on a fresh channel')
+    const shown = await server.call('display_ui_to_user', { html: '<p>hello</p>', title: 'Hello' })
+    await server.call('save_app', { name: 'claims-hello', channel_id: shown.structuredContent.channel_id })
+    const loaded = await server.call('load_app', { name: 'claims-hello' })
+    expect(loaded.isError, textOf(loaded)).toBeFalsy()
+    expect(loaded.structuredContent).toMatchObject({ kind: 'html', html: '<p>hello</p>' })
+    expect(loaded.structuredContent.channel_id).not.toBe(shown.structuredContent.channel_id)
+    // The new channel is live: the agent can answer on it at once.
+    const sent = await server.call('notify_ui', { channel_id: loaded.structuredContent.channel_id, event: 'hi', data: 1 })
+    expect(sent.isError, textOf(sent)).toBeFalsy()
+  })
+
+  it('bidirectional-events: the wait modes name the commands duet wait --help documents', async () => {
+    const text = RECIPES.find((r) => r.name === 'bidirectional-events')!.text
+    const { wait } = await import('../../src/cli/wait.js')
+    for (const mode of ['In-turn long poll', 'Background exit', 'Line monitor', 'Schedule']) expect(text).toMatch(new RegExp(`\\*\\*\\d\\. ${mode}`))
+    for (const flag of ['--follow', '--json', '--timeout', '--data-dir', '--redis-url']) {
+      expect(text).toContain(flag)
+      expect(wait.help).toContain(flag)
+    }
+    expect(text).not.toMatch(/before you render/)
+    expect(text).toContain('"wait_seconds": 50')
   })
 })

@@ -71,7 +71,7 @@ describe('visibility', () => {
 
 describe('the round trips', () => {
   it('save_app saves what the display tool recorded; list and load bring it back', async () => {
-    server.store.recordRender('ch-reader', { kind: 'component', title: 'Reader', source: 'export default () => null', props: { book: 'declaration' } })
+    await server.store.recordRender('ch-reader', { kind: 'component', title: 'Reader', source: 'export default () => null', props: { book: 'declaration' } })
     const saved = await server.call('save_app', { name: 'reader', channel_id: 'ch-reader', description: 'Margin comments' })
     expect(saved.isError).toBeFalsy()
     expect(saved.structuredContent).toMatchObject({ name: 'reader', kind: 'component' })
@@ -95,7 +95,7 @@ describe('the round trips', () => {
         return { content: [{ type: 'text', text: `shown ${app.html}` }] }
       },
     })
-    server.store.recordRender('ch-1', { kind: 'html', html: '<p>hi</p>' })
+    await server.store.recordRender('ch-1', { kind: 'html', html: '<p>hi</p>' })
     await server.call('save_app', { name: 'hi', channel_id: 'ch-1' })
     expect(textOf(await server.call('load_app', { name: 'hi' }))).toBe('shown <p>hi</p>')
     expect(seen).toEqual(['hi'])
@@ -151,7 +151,7 @@ describe('the round trips', () => {
   it('the store closes with the server', async () => {
     const store = server.store
     await server.close()
-    expect(() => store.listApps()).toThrow(/closed/)
+    await expect(store.listApps()).rejects.toThrow(/closed/)
     server = await connect(tmp.dir)
   })
 })

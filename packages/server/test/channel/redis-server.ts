@@ -13,10 +13,17 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Starts a throwaway `redis-server` on a free loopback port, without persistence. */
-export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort()
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+/**
+ * Starts a throwaway `redis-server` on a loopback port (free, unless given), without persistence unless `dir`
+ * is given: then it keeps an append-only file and RDB snapshots there, so a restart on the same port and
+ * folder finds its data again.
+ */
+export async function startRedis(options: { port?: number; dir?: string } = {}): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+  const port = options.port ?? (await freePort())
+  const persistence = options.dir
+    ? ['--dir', options.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '1 1']
+    : ['--save', '', '--appendonly', 'no']
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...persistence], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   await new Promise<void>((resolve, reject) => {
@@ -41,6 +48,7 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   child.removeAllListeners('exit')
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChannelStore } from '../../src/channel/index.js'
-import { channelError, describeChannelStore } from './store.case.js'
+import { createClient } from 'redis'
+import { channelError, describeChannelStore, freshId } from './store.case.js'
+import { tempDir } from './temp-dir.js'
 import { freePort, startRedis } from './redis-server.js'
 
 let redis: Awaited<ReturnType<typeof startRedis>>
@@ -14,6 +16,58 @@ afterAll(async () => {
 describeChannelStore('redis', (limits) => openChannelStore({ backend: 'redis', url: redis.url, limits }))
 
 describe('redis store specifics', () => {
+  it('one corrupt value costs that message only: 49 of 50 delivered, the bad one counted', async () => {
+    const store = await openChannelStore({ backend: 'redis', url: redis.url })
+    const raw = createClient({ url: redis.url })
+    await raw.connect()
+    try {
+      const id = await store.open()
+      const ids: string[] = []
+      for (let i = 0; i < 50; i++) ids.push(await store.send(id, 'app-to-agent', { event: 'e', data: { i } }))
+      const key = `duet:{${id}}:q:app-to-agent`
+      const [victim] = await raw.zRangeByScore(key, ids[17], ids[17])
+      expect(victim).toContain('"i":17')
+      await raw.zRem(key, victim)
+      await raw.zAdd(key, { score: Number(ids[17]), value: victim.slice(0, -3) })
+      const before = (await store.stats()).setAside
+      const got = await store.drain(id, 'app-to-agent')
+      expect(got.map((m) => (m.data as { i: number }).i)).toEqual([...Array(50).keys()].filter((i) => i !== 17))
+      expect((await store.stats()).setAside).toBe(before + 1)
+      expect(await store.peek(id, 'app-to-agent')).toBe(0)
+    } finally {
+      await raw.quit()
+      await store.dispose()
+    }
+  })
+
+  for (const persist of [false, true]) {
+    it(`never repeats a message id across a Redis restart ${persist ? 'with an AOF' : "with --save '' (data lost)"}`, async () => {
+      const folder = persist ? tempDir('duet-redis-') : undefined
+      let server = await startRedis({ dir: folder?.dir })
+      try {
+        let store = await openChannelStore({ backend: 'redis', url: server.url })
+        const picked = freshId()
+        const first: string[] = []
+        for (let i = 0; i < 5; i++) first.push(await store.send(picked, 'app-to-agent', { event: 'e', data: i }))
+        await store.dispose()
+        await server.stop()
+        server = await startRedis({ port: server.port, dir: folder?.dir })
+        store = await openChannelStore({ backend: 'redis', url: server.url })
+        const kept = await store.drain(picked, 'app-to-agent')
+        expect(kept.map((m) => m.id)).toEqual(persist ? first : [])
+        const second: string[] = []
+        for (let i = 0; i < 5; i++) second.push(await store.send(picked, 'app-to-agent', { event: 'e', data: i }))
+        const all = [...first, ...second].map(Number)
+        expect(new Set(all).size).toBe(10)
+        expect(all).toEqual([...all].sort((a, b) => a - b))
+        await store.dispose()
+      } finally {
+        await server.stop()
+        folder?.remove()
+      }
+    })
+  }
+
   it('fails with STORE_UNAVAILABLE when nothing listens at the URL', async () => {
     const port = await freePort()
     const err = await channelError(openChannelStore({ backend: 'redis', url: `redis://127.0.0.1:${port}` }))

@@ -1,4 +1,4 @@
-import { writeFileSync, mkdirSync } from 'node:fs'
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,6 +13,33 @@ afterAll(() => shared.remove())
 describeChannelStore('sqlite', (limits) => openChannelStore({ backend: 'sqlite', dataDir: shared.dir, limits }))
 
 describe('sqlite store specifics', () => {
+  it('one flipped byte in one stored message costs that message only: 49 of 50 delivered, the bad one counted', async () => {
+    const { dir, remove } = tempDir()
+    try {
+      let store = await openChannelStore({ dataDir: dir })
+      const id = await store.open()
+      for (let i = 0; i < 50; i++) await store.send(id, 'app-to-agent', { event: 'e', data: { i, mark: i === 17 ? 'POISON-MARK' : 'fine' } })
+      // Closing checkpoints the WAL into the main file, where the byte is flipped.
+      await store.dispose()
+      const file = join(dir, SQLITE_SUBDIR, SQLITE_FILE)
+      const bytes = readFileSync(file)
+      const at = bytes.indexOf('POISON-MARK')
+      expect(at).toBeGreaterThan(0)
+      expect(bytes.indexOf('POISON-MARK', at + 1)).toBe(-1)
+      // The byte just before the marker is the string's opening quote: flipping it breaks that row's JSON.
+      bytes[at - 1] ^= 0x01
+      writeFileSync(file, bytes)
+      store = await openChannelStore({ dataDir: dir })
+      const got = await store.drain(id, 'app-to-agent')
+      expect(got.map((m) => (m.data as { i: number }).i)).toEqual([...Array(50).keys()].filter((i) => i !== 17))
+      expect(await store.stats()).toEqual({ backend: 'sqlite', setAside: 1 })
+      expect(await store.peek(id, 'app-to-agent')).toBe(0)
+      await store.dispose()
+    } finally {
+      remove()
+    }
+  })
+
   it('keeps one WAL-mode database file under the data dir', async () => {
     const { dir, remove } = tempDir()
     try {

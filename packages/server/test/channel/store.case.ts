@@ -175,9 +175,116 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(got).toHaveLength(1)
       expect((got[0].data as string).length).toBe(fits.length)
       const small = await make({ maxPayloadBytes: 100 })
-      expect((await channelError(small.send(id, 'app-to-agent', { event: 'e', data: 'y'.repeat(100) }))).code).toBe('TOO_LARGE')
-      await small.send(id, 'app-to-agent', { event: 'e', data: 'ok' })
-      expect(await small.peek(id, 'app-to-agent')).toBe(1)
+      const smallId = await small.open()
+      expect((await channelError(small.send(smallId, 'app-to-agent', { event: 'e', data: 'y'.repeat(100) }))).code).toBe('TOO_LARGE')
+      await small.send(smallId, 'app-to-agent', { event: 'e', data: 'ok' })
+      expect(await small.peek(smallId, 'app-to-agent')).toBe(1)
+    })
+
+    it('read leaves messages queued until acknowledged: a reader whose reply was lost gets the batch again', async () => {
+      const store = await make()
+      const other = await make()
+      const id = await store.open()
+      const sent: string[] = []
+      for (let i = 0; i < 5; i++) sent.push(await store.send(id, 'app-to-agent', { event: 'm', data: i }))
+      const first = await store.read(id, 'app-to-agent', { max: 3 })
+      expect(first.map((m) => m.data)).toEqual([0, 1, 2])
+      // The reply carrying `first` never arrived: the reader asks again from where it was ('0').
+      const again = await other.read(id, 'app-to-agent', { max: 3, after: '0' })
+      expect(again.map((m) => m.id)).toEqual(first.map((m) => m.id))
+      expect(await store.peek(id, 'app-to-agent')).toBe(5)
+      // Now it has them and acknowledges by passing the last id: it sees only later ones, never one twice.
+      const next = await store.read(id, 'app-to-agent', { after: again[2].id })
+      expect(next.map((m) => m.data)).toEqual([3, 4])
+      expect(await other.peek(id, 'app-to-agent')).toBe(2)
+      expect(await store.read(id, 'app-to-agent', { after: next[1].id })).toEqual([])
+      expect(await store.peek(id, 'app-to-agent')).toBe(0)
+      expect(sent.map(Number)).toEqual([...sent.map(Number)].sort((a, b) => a - b))
+    })
+
+    it('ack removes up to an id, and refuses a cursor past the newest id or not an id with INVALID_OPTION', async () => {
+      const store = await make()
+      const id = await store.open()
+      const ids: string[] = []
+      for (let i = 0; i < 4; i++) ids.push(await store.send(id, 'agent-to-app', { event: 'm', data: i }))
+      expect(await store.ack(id, 'agent-to-app', ids[1])).toBe(2)
+      expect(await store.ack(id, 'agent-to-app', ids[1])).toBe(0)
+      for (const bad of [String(Number(ids[3]) + 1000), '-1', '1.5', 'abc', '', '01']) {
+        const err = await channelError(store.ack(id, 'agent-to-app', bad))
+        expect(err.code).toBe('INVALID_OPTION')
+        expect(err.message).toMatch(/after/)
+        expect((await channelError(store.read(id, 'agent-to-app', { after: bad }))).code).toBe('INVALID_OPTION')
+      }
+      // Nothing was lost to the refused cursors.
+      expect((await store.drain(id, 'agent-to-app')).map((m) => m.data)).toEqual([2, 3])
+      // Message ids keep growing after the queue emptied.
+      const later = await store.send(id, 'agent-to-app', { event: 'm' })
+      expect(Number(later)).toBeGreaterThan(Number(ids[3]))
+    })
+
+    it('read with since follows by id and acknowledges nothing; a waiting follower wakes on the next send', async () => {
+      const store = await make()
+      const other = await make()
+      const id = await store.open()
+      const a = await store.send(id, 'app-to-agent', { event: 'a' })
+      const b = await store.send(id, 'app-to-agent', { event: 'b' })
+      expect((await store.read(id, 'app-to-agent', { since: '0' })).map((m) => m.event)).toEqual(['a', 'b'])
+      expect((await store.read(id, 'app-to-agent', { since: a })).map((m) => m.event)).toEqual(['b'])
+      expect(await store.read(id, 'app-to-agent', { since: b })).toEqual([])
+      const waiting = store.read(id, 'app-to-agent', { since: b, waitMs: 5_000 })
+      await new Promise((r) => setTimeout(r, 50))
+      await other.send(id, 'app-to-agent', { event: 'c' })
+      expect((await waiting).map((m) => m.event)).toEqual(['c'])
+      expect(await store.peek(id, 'app-to-agent')).toBe(3)
+    })
+
+    it('waitForMail and peek count unacknowledged mail, including mail already read', async () => {
+      const store = await make()
+      const id = await store.open()
+      await store.send(id, 'app-to-agent', { event: 'm' })
+      const got = await store.read(id, 'app-to-agent')
+      expect(got).toHaveLength(1)
+      expect(await store.waitForMail(id, 'app-to-agent', 0)).toBe(1)
+      await store.ack(id, 'app-to-agent', got[0].id)
+      expect(await store.waitForMail(id, 'app-to-agent', 0)).toBe(0)
+    })
+
+    it('refuses data nested deeper than its delivery can carry with BAD_MESSAGE, and keeps the neighbours', async () => {
+      const store = await make()
+      const id = await store.open()
+      const nest = (depth: number) => {
+        let v: unknown = 1
+        for (let i = 0; i < depth; i++) v = [v]
+        return v
+      }
+      await store.send(id, 'agent-to-app', { event: 'before' })
+      const err = await channelError(store.send(id, 'agent-to-app', { event: 'poison', data: nest(4100) }))
+      expect(err.code).toBe('BAD_MESSAGE')
+      expect(err.message).toMatch(/nests more than \d+ levels/)
+      await store.send(id, 'agent-to-app', { event: 'ok', data: nest(60) })
+      await store.send(id, 'agent-to-app', { event: 'after' })
+      expect((await store.drain(id, 'agent-to-app')).map((m) => m.event)).toEqual(['before', 'ok', 'after'])
+    })
+
+    it('refuses a minted id this store never minted with UNKNOWN_CHANNEL, on every call', async () => {
+      const store = await make()
+      const foreign = 'ch_AAAAAAAAAAAAAAAAAAAAAAAAAAA'
+      for (const call of [
+        () => store.send(foreign, 'agent-to-app', { event: 'x' }),
+        () => store.read(foreign, 'app-to-agent'),
+        () => store.drain(foreign, 'app-to-agent'),
+        () => store.peek(foreign, 'app-to-agent'),
+        () => store.waitForMail(foreign, 'app-to-agent', 0),
+        () => store.ack(foreign, 'app-to-agent', '0'),
+      ]) {
+        const err = await channelError(call())
+        expect(err.code).toBe('UNKNOWN_CHANNEL')
+        expect(err.message).toMatch(/data folder|another Redis|different stores/)
+      }
+      // An agent-picked id still opens on first use.
+      const picked = freshId()
+      await store.send(picked, 'agent-to-app', { event: 'x' })
+      expect(await store.peek(picked, 'agent-to-app')).toBe(1)
     })
 
     it('refuses data that is not JSON and bad event names with BAD_MESSAGE', async () => {

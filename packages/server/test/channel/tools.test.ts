@@ -42,6 +42,49 @@ describe('channel tools', () => {
     expect(byName.get('poll_agent_messages')?.description).toMatch(/duet wait/)
   })
 
+  it('acknowledges by after: a lost reply is returned again, an acknowledged message never twice', async () => {
+    const channel = (await call('open_channel', {})).structuredContent!.channel_id as string
+    for (const n of [1, 2, 3]) await call('notify_agent', { channel_id: channel, event: 'ask', data: { n } })
+    const first = await call('poll_agent_messages', { channel_id: channel, after: '0' })
+    const ids = (first.structuredContent!.messages as Array<{ id: string }>).map((m) => m.id)
+    expect(ids).toHaveLength(3)
+    expect(first.structuredContent!.next_after).toBe(ids[2])
+    // The reply was lost: the same cursor gets the same batch.
+    const again = await call('poll_agent_messages', { channel_id: channel, after: '0' })
+    expect((again.structuredContent!.messages as Array<{ id: string }>).map((m) => m.id)).toEqual(ids)
+    const done = await call('poll_agent_messages', { channel_id: channel, after: ids[2] })
+    expect(done.structuredContent).toEqual({ messages: [], next_after: ids[2] })
+    expect(await store.peek(channel, 'app-to-agent')).toBe(0)
+    // Without after, the result says what to pass next, and the batch is gone.
+    await call('notify_ui', { channel_id: channel, event: 'answer' })
+    const plain = await call('poll_ui_messages', { channel_id: channel })
+    expect(plain.structuredContent!.note).toMatch(/pass after: "\d+"/)
+    expect(await store.peek(channel, 'agent-to-app')).toBe(0)
+    const bad = await call('poll_agent_messages', { channel_id: channel, after: 'latest' })
+    expect(bad.isError).toBe(true)
+    expect(text(bad)).toMatch(/^INVALID_OPTION: after must be a message id/)
+  })
+
+  it('refuses a poison payload with BAD_MESSAGE and delivers its neighbours; reports set-aside rows in channel_stats', async () => {
+    const channel = (await call('open_channel', {})).structuredContent!.channel_id as string
+    let deep: unknown = 1
+    for (let i = 0; i < 4100; i++) deep = { d: deep }
+    await call('notify_agent', { channel_id: channel, event: 'before' })
+    const poison = await call('notify_agent', { channel_id: channel, event: 'poison', data: deep })
+    expect(poison.isError).toBe(true)
+    expect(text(poison)).toMatch(/^BAD_MESSAGE: .*nests more than/)
+    await call('notify_agent', { channel_id: channel, event: 'after' })
+    const got = await call('poll_agent_messages', { channel_id: channel })
+    expect((got.structuredContent!.messages as Array<{ event: string }>).map((m) => m.event)).toEqual(['before', 'after'])
+    expect((await call('channel_stats', {})).structuredContent).toEqual({ backend: 'memory', setAside: 0 })
+  })
+
+  it('answers a minted id this store never minted with UNKNOWN_CHANNEL, naming the likely cause', async () => {
+    const unknown = await call('notify_ui', { channel_id: 'ch_BBBBBBBBBBBBBBBBBBBBBBBBBBB', event: 'x' })
+    expect(unknown.isError).toBe(true)
+    expect(text(unknown)).toMatch(/^UNKNOWN_CHANNEL: .*different stores/)
+  })
+
   it('carries a round trip both ways with the same JSON as text and structured content', async () => {
     const opened = await call('open_channel', {})
     const channel = opened.structuredContent!.channel_id as string

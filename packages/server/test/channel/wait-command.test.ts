@@ -80,6 +80,44 @@ describe('duet wait', () => {
     }
   })
 
+  it('--follow prints one JSON line per message as it arrives, in order, keeps running, and consumes nothing', async () => {
+    const channel = await store.open()
+    const child = spawn(process.execPath, [bin, 'wait', channel, '--follow', '--data-dir', data.dir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    try {
+      let out = ''
+      child.stdout.on('data', (c) => (out += c))
+      const lines = () => out.split('\n').filter(Boolean)
+      const until = async (n: number) => {
+        const deadline = Date.now() + 20_000
+        while (lines().length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      }
+      await new Promise((r) => setTimeout(r, 500))
+      const first = await store.send(channel, 'app-to-agent', { event: 'one', data: { n: 1 } })
+      await until(1)
+      await new Promise((r) => setTimeout(r, 1000))
+      const second = await store.send(channel, 'app-to-agent', { event: 'two', data: { n: 2 } })
+      await until(2)
+      const parsed = lines().map((l) => JSON.parse(l))
+      expect(parsed.map((m) => [m.id, m.event, m.data])).toEqual([
+        [first, 'one', { n: 1 }],
+        [second, 'two', { n: 2 }],
+      ])
+      expect(child.exitCode).toBeNull()
+      expect(await store.peek(channel, 'app-to-agent')).toBe(2)
+    } finally {
+      child.kill('SIGTERM')
+    }
+  })
+
+  it('--json prints the count as one JSON line', async () => {
+    const channel = await store.open()
+    await store.send(channel, 'app-to-agent', { event: 'ask' })
+    const result = await wait([channel, '--json', '--data-dir', data.dir])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ channel_id: channel, waiting: 1 })
+    expect((await wait([channel, '--json', '--follow', '--data-dir', data.dir])).code).toBe(1)
+  })
+
   it('prints its help', async () => {
     const result = await wait(['--help'])
     expect(result.code).toBe(0)

@@ -58,7 +58,7 @@ describe('HTTP listener', () => {
       it('lists tools with their ui metadata and visibility', async () => {
         const { tools } = await client.listTools()
         const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
-        expect(Object.keys(byName).sort()).toEqual(['broken', 'echo', 'explode', 'inline', 'ping', 'refresh', 'show'])
+        expect(Object.keys(byName).sort()).toEqual(['broken', 'duet_view_state', 'echo', 'explode', 'inline', 'ping', 'refresh', 'show'])
         expect(byName.show._meta).toMatchObject({ ui: { resourceUri: 'ui://demo/show.html' }, 'ui/resourceUri': 'ui://demo/show.html' })
         expect(byName.inline._meta).toMatchObject({ ui: { resourceUri: 'ui://demo/custom/inline.html' } })
         expect(byName.refresh._meta).toEqual({ ui: { visibility: ['app'] } })

@@ -5,7 +5,7 @@ export const bidirectionalEvents: Recipe = {
   name: 'bidirectional-events',
   title: 'Bidirectional events: the app and the agent talk while the app is open',
   description:
-    'Talking with an open app: notify_ui and poll_agent_messages, and how to get a turn when the app writes (background duet wait, foreground wait_seconds, scheduled polling).',
+    'Talking with an open app: notify_ui and poll_agent_messages, and the four ways to get a turn when the app writes (in-turn long poll, background duet wait, duet wait --follow line monitor, schedule).',
   text: `# Bidirectional events: the app and the agent talk while the app is open
 
 The app and you share a channel. Each side writes through one tool and reads through another:
@@ -56,39 +56,56 @@ Your answer to a ping:
 ## Getting a turn when the app writes
 
 You only act during a turn, so something has to give you one when the user does something in the
-app. Pick by what your host offers:
+app. The channel id comes from the render, so every way starts after it; none can miss a message,
+because messages stay queued on the channel until \`poll_agent_messages\` reads them. Pick by what
+your host offers:
 
-**1. A background watcher (best when the host reports finished background commands).** GitHub
-Copilot in VS Code (background terminals) and Claude Code (background Bash, or its Monitor tool)
-do. Start the watcher as a background command *before* you render, so the app's first message is
-not missed:
+**1. In-turn long poll (any host; best while the user is actively using the app).** Stay in your
+turn and let the poll wait for the next message:
+
+\`\`\`json tool-call
+{ "tool": "poll_agent_messages", "arguments": { "channel_id": "<channel_id>", "wait_seconds": 50 } }
+\`\`\`
+
+It returns as soon as a message arrives, so answers are immediate. Keep \`wait_seconds\` at 50 or
+less: the SDK clients give up on a request after 60 s unless they reset the timer on progress. An
+empty result means nothing came yet; call again. Loop: wait, answer, wait again; stop when the user
+says they are done or the app sends a final event. While you wait, the user cannot chat with you,
+so tell them.
+
+**2. Background exit (hosts that report a finished background command: GitHub Copilot in VS Code's
+background terminals, Claude Code's background Bash).** After the render, start the watcher as a
+background command; it exits when the app has written:
 
 \`\`\`sh
 duet wait <channel_id> --timeout 1800
 \`\`\`
 
-It exits 0 as soon as the app has written (it only counts; nothing is consumed), 2 on timeout.
-When it exits, call \`poll_agent_messages\`, handle every message, answer with \`notify_ui\`, and start
-the watcher again. If the server runs with \`--data-dir\`, give the watcher the same folder:
+It counts the messages queued for you and exits 0 at once if there already are some (so starting
+it after the render, or after the user already clicked, loses nothing), else as soon as one
+arrives; 2 on timeout. It consumes nothing. When it exits, call \`poll_agent_messages\`, handle
+every message, answer with \`notify_ui\`, and start the watcher again. Use the \`--data-dir\` (or
+\`--redis-url\`) the display result names, so the watcher reads the server's store:
 
 \`\`\`sh
 duet wait <channel_id> --data-dir /path/to/duet-data
 \`\`\`
 
-Waiting costs no tokens and leaves the chat free, but a background wake-up can take 10-30 s.
+\`--json\` prints \`{"channel_id","waiting"}\` instead of the sentence.
 
-**2. A foreground wait (best while the user is actively using the app).** Stay in your turn and let
-the poll wait for the next message:
+**3. Line monitor (hosts whose monitor wakes you when a running command prints a line, e.g.
+Claude Code's Monitor tool).** Start once and leave it running:
 
-\`\`\`json tool-call
-{ "tool": "poll_agent_messages", "arguments": { "channel_id": "<channel_id>", "wait_seconds": 120 } }
+\`\`\`sh
+duet wait <channel_id> --follow --timeout 1800
 \`\`\`
 
-It returns as soon as a message arrives, so answers are immediate. Loop: wait, answer, wait again;
-stop when the user says they are done or the app sends a final event. While you wait, the user
-cannot chat with you, so tell them.
+It prints each message the app sends as one JSON line (\`{"id","event","data","at"}\`) as it
+arrives, and keeps running (it stops after \`--timeout\` seconds without a message). It never
+consumes: the messages stay queued, so after a wake-up call \`poll_agent_messages\` as usual (the
+line already tells you what happened; skip ids you have acted on).
 
-**3. Scheduled polling (hosts with scheduled or repeating prompts only).** Claude Code's \`/loop\` or
+**4. Schedule (hosts with scheduled or repeating prompts only).** Claude Code's \`/loop\` or
 scheduled tasks, and Cowork's scheduled jobs, can run a prompt such as "call poll_agent_messages
 for channel <channel_id>, answer each message with notify_ui" every few minutes. Simple, but every
 run is a model turn even with no mail, and a reply can take a whole interval.

@@ -47,8 +47,18 @@ Logged.model = {
 export default Logged
 \`\`\`
 
-In an HTML fragment, the display shell already shows an uncaught error in the app and writes it to
-the log with the channel id. Log your own milestones with \`duet.log\`:
+The display shell already writes every runtime failure of an app to the log at level \`error\`,
+with the render's \`channel_id\` in \`data\` (the display result says so too):
+
+- a fragment's script error (\`Script error: ...\`, with \`line\`, \`column\` and the stack) or
+  unhandled promise rejection;
+- a component whose view, intent or model throws (\`Component error: ...\`; the app shows
+  "... failed to render" in its place);
+- a \`notifyAgent\` that could not be delivered (\`notifyAgent('ask') failed: ...\`), from a fragment
+  or a component, even when the app handles it.
+
+So when an app looks wrong, start with \`tail_server_log({ "level": "error" })\` and match the
+\`channel_id\`. Log your own milestones with \`duet.log\`:
 
 \`\`\`html fragment
 <script>
@@ -59,7 +69,8 @@ the log with the channel id. Log your own milestones with \`duet.log\`:
 
 ## Symptoms
 
-- **Blank app**: a script threw before drawing anything; look for an \`error\` line in the log. If
+- **Blank app**: a script threw before drawing anything; look for an \`error\` line with its
+  channel id in the log. If
   the log is empty too, the app never reached the host: check that the fragment has no \`<iframe
   srcdoc>\` and loads nothing from the network (apps have no network access).
 - **Nothing happens on a click**: the handler is not bound; log from it to see.

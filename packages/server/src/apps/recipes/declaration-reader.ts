@@ -11,7 +11,8 @@ export const declarationReader: Recipe = {
 
 The user selects words in a passage of the Declaration of Independence and asks about them; each
 question reaches you as an \`ask\` message and your answer appears beside the passage, in threads
-with follow-ups. This is the \`examples/reader\` app of the Duet repository as one module, ready for
+with follow-ups. The module carries its own stylesheet (\`READER_CSS\`, rendered in a \`<style>\`
+element by the view): that is what puts the margin beside the text; keep it when you adapt the app. This is the \`examples/reader\` app of the Duet repository as one module, ready for
 \`display_component\`. The protocol is the one of the \`margin-comments\` recipe.
 
 \`\`\`jsx duet-component
@@ -380,7 +381,171 @@ Reader.model = {
   },
 }
 
-export default Reader
+const READER_CSS = \`
+/* The host's theme variables (MCP Apps \\\`styles.variables\\\`, applied to <html> by the MCP driver)
+   come first; the fallbacks keep the reader readable in hosts that send only light or dark. */
+:root {
+  --reader-bg: var(--color-background-primary, #fffdf8);
+  --reader-panel: var(--color-background-secondary, #f5f1e8);
+  --reader-text: var(--color-text-primary, #1f1d1a);
+  --reader-muted: var(--color-text-secondary, #6b6459);
+  --reader-border: var(--color-border-primary, #ddd5c5);
+  --reader-accent: var(--color-ring-primary, #8a5a1c);
+  --reader-mark: #f6e3a8;
+  --reader-mark-asked: #e9dcc0;
+  --reader-danger: var(--color-text-danger, #a12a1a);
+  --reader-radius: var(--border-radius-md, 8px);
+  --reader-serif: Georgia, 'Iowan Old Style', 'Times New Roman', serif;
+  --reader-sans: var(--font-sans, system-ui, -apple-system, 'Segoe UI', sans-serif);
+  color-scheme: light dark;
+}
+
+:root[data-theme='dark'] {
+  --reader-bg: var(--color-background-primary, #1c1b19);
+  --reader-panel: var(--color-background-secondary, #262521);
+  --reader-text: var(--color-text-primary, #ece7dc);
+  --reader-muted: var(--color-text-secondary, #a59d8f);
+  --reader-border: var(--color-border-primary, #3b3832);
+  --reader-accent: var(--color-ring-primary, #d9a55b);
+  --reader-mark: #5c4a1c;
+  --reader-mark-asked: #3f3826;
+}
+
+@media (prefers-color-scheme: dark) {
+  :root:not([data-theme]) {
+    --reader-bg: #1c1b19;
+    --reader-panel: #262521;
+    --reader-text: #ece7dc;
+    --reader-muted: #a59d8f;
+    --reader-border: #3b3832;
+    --reader-accent: #d9a55b;
+    --reader-mark: #5c4a1c;
+    --reader-mark-asked: #3f3826;
+  }
+}
+
+* { box-sizing: border-box; }
+
+body {
+  margin: 0;
+  background: var(--reader-bg);
+  color: var(--reader-text);
+  font-family: var(--reader-sans);
+}
+
+.reader {
+  max-width: 1040px;
+  margin: 0 auto;
+  padding: 20px 20px 32px;
+}
+
+header { text-align: center; margin-bottom: 16px; }
+.heading { margin: 0; color: var(--reader-muted); font-variant: small-caps; letter-spacing: 0.05em; }
+h1 { margin: 4px 0 8px; font: 600 var(--font-heading-lg-size, 1.4rem) / 1.3 var(--reader-serif); }
+.hint { margin: 0; color: var(--reader-muted); font-size: var(--font-text-sm-size, 0.875rem); }
+
+/* Text on the left, its comments in the margin on the right; one row a passage keeps them level. */
+.row {
+  display: grid;
+  grid-template-columns: minmax(0, 1fr) 300px;
+  gap: 20px;
+  padding: 4px 0;
+}
+
+.passage {
+  margin: 0;
+  font: 1.05rem / 1.65 var(--reader-serif);
+  cursor: text;
+}
+
+mark { color: inherit; border-radius: 2px; padding: 0 1px; }
+mark.selected { background: var(--reader-mark); }
+mark.asked { background: var(--reader-mark-asked); border-bottom: 2px solid var(--reader-accent); }
+
+.margin { display: flex; flex-direction: column; gap: 10px; }
+
+.ask-box, .thread {
+  background: var(--reader-panel);
+  border: 1px solid var(--reader-border);
+  border-radius: var(--reader-radius);
+  padding: 10px 12px;
+  font-size: var(--font-text-sm-size, 0.875rem);
+}
+.ask-box { border-color: var(--reader-accent); }
+
+.quote {
+  margin: 0 0 8px;
+  padding-left: 8px;
+  border-left: 3px solid var(--reader-accent);
+  color: var(--reader-muted);
+  font: italic 0.85rem / 1.4 var(--reader-serif);
+  display: -webkit-box;
+  -webkit-line-clamp: 3;
+  -webkit-box-orient: vertical;
+  overflow: hidden;
+}
+
+.messages { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
+.message { line-height: 1.45; }
+.message .who { display: block; font-weight: var(--font-weight-semibold, 600); font-size: 0.75rem; color: var(--reader-muted); }
+.message.agent .who { color: var(--reader-accent); }
+
+.status { margin: 8px 0 0; color: var(--reader-muted); font-style: italic; }
+.status.error { color: var(--reader-danger); font-style: normal; }
+
+textarea, input {
+  width: 100%;
+  font: inherit;
+  color: inherit;
+  background: var(--reader-bg);
+  border: 1px solid var(--reader-border);
+  border-radius: var(--border-radius-sm, 6px);
+  padding: 6px 8px;
+}
+textarea { resize: vertical; }
+textarea:focus, input:focus { outline: 2px solid var(--reader-accent); outline-offset: 1px; }
+
+.actions, .follow { display: flex; gap: 6px; margin-top: 8px; }
+.actions { justify-content: flex-end; }
+.follow input { flex: 1; }
+
+button {
+  font: inherit;
+  border-radius: var(--border-radius-sm, 6px);
+  border: 1px solid var(--reader-accent);
+  background: var(--reader-accent);
+  color: var(--reader-bg);
+  padding: 5px 12px;
+  cursor: pointer;
+}
+button.cancel { background: transparent; color: var(--reader-text); border-color: var(--reader-border); }
+button:disabled { opacity: 0.5; cursor: default; }
+
+.signers { margin-top: 24px; padding-top: 12px; border-top: 1px solid var(--reader-border); color: var(--reader-muted); font-size: 0.8rem; columns: 2; }
+.signers p { margin: 0 0 6px; break-inside: avoid; }
+.signers .state { font-weight: var(--font-weight-semibold, 600); }
+
+/* Narrow iframes (phones, side panels): comments go under their passage. */
+@media (max-width: 640px) {
+  .row { grid-template-columns: 1fr; gap: 8px; }
+  .signers { columns: 1; }
+}
+\`
+
+// The view with its stylesheet: the display shell has no CSS file for the module to load.
+function StyledReader(args) {
+  return (
+    <div className="reader-page">
+      <style>{READER_CSS}</style>
+      {Reader(args)}
+    </div>
+  )
+}
+StyledReader.initialState = Reader.initialState
+StyledReader.intent = Reader.intent
+StyledReader.model = Reader.model
+
+export default StyledReader
 \`\`\`
 
 Show it, passing the module above as \`source\`:

@@ -30,10 +30,25 @@ stores data and passes messages.
 
 ## A first round trip
 
-Show a small app. The result carries the channel id:
+Show a small app that talks back. The result's text carries the channel id and the exact commands
+to wait for the user:
 
 \`\`\`json tool-call
-{ "tool": "display_ui_to_user", "arguments": { "title": "Hello", "html": "<h1>Hello</h1><p>Ask me anything in the chat.</p>" } }
+{ "tool": "display_ui_to_user", "arguments": { "title": "Hello", "html": "<h1>Hello</h1><button id=\\"hi\\" type=\\"button\\">Say hi</button><p id=\\"reply\\"></p><script>document.getElementById('hi').onclick = () => duet.notifyAgent('hi', { from: 'the app' }); duet.onAgentMessage((m) => { document.getElementById('reply').textContent = m.data })</script>" } }
+\`\`\`
+
+When the user clicks, the app's message waits for you on the channel. Read it (\`wait_seconds\`
+makes the call wait for the next message, up to that long; keep it under 60 so common clients do
+not time out, and call again if it returns empty):
+
+\`\`\`json tool-call
+{ "tool": "poll_agent_messages", "arguments": { "channel_id": "<channel_id>", "wait_seconds": 50 } }
+\`\`\`
+
+Answer; the app shows it at once:
+
+\`\`\`json tool-call
+{ "tool": "notify_ui", "arguments": { "channel_id": "<channel_id>", "event": "reply", "data": "Hi back from the agent" } }
 \`\`\`
 
 If the user likes it, save it under a name (lowercase letters, digits, \`_\` or \`-\`):
@@ -52,8 +67,9 @@ Later, in this or another conversation:
 { "tool": "load_app", "arguments": { "name": "hello" } }
 \`\`\`
 
-\`load_app\` gives back the HTML (or component source and props). Display it again; the display
-tool opens a fresh channel, so use the new channel id from then on.
+\`load_app\` shows the saved app to the user again by itself, on a fresh channel: do not display
+it again. Its result carries the new \`channel_id\` (and, for an HTML app, the \`html\`); use the new
+id from then on. The old copy keeps its old channel.
 
 ## Recipes
 
@@ -66,7 +82,12 @@ tool opens a fresh channel, so use the new channel id from then on.
 ## Rules of thumb
 
 - Escape any user or model text you put into HTML.
-- Keep the app compact inline; hosts give an iframe limited height.
+- Keep the app compact inline; hosts give an iframe limited height. Use no fixed pixel heights: the
+  view grows to fit its content.
+- Plain HTML already looks at home: the display shell styles buttons, inputs, tables, headings and
+  code with the host's own colours and fonts, in light and dark. Add your own \`<style>\` for layout;
+  your rules win. To drop the default look entirely, put \`data-duet-style="none"\` on any element.
+- Something wrong in the app? Its errors are logged with the channel id: \`tail_server_log\`.
 - One render, one channel. An old copy of the app keeps its own channel and never sees new messages.
 `,
 }

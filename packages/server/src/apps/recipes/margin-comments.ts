@@ -8,8 +8,9 @@ export const marginComments: Recipe = {
   text: `# Margin comments: questions about a passage, answered beside it
 
 The user selects a passage, types a question and sends it; your answer appears as a comment card
-next to the passage, and follow-up questions stay in the same thread. The Duet repository has a
-complete example, \`examples/reader\` (the Declaration of Independence reader).
+next to the passage, and follow-up questions stay in the same thread. The complete app, with its
+stylesheet and the selection code, is the \`declaration-reader\` recipe: read it with
+\`get_recipe({ "name": "declaration-reader" })\` and show its module as is, or adapt it.
 
 ## The protocol
 

@@ -47,7 +47,10 @@ export interface DuetShellApi {
 }
 
 /** Builds `window.duet` over the shared driver. `channel` resolves when the tool result names one. */
-export function createShellApi(driver: SharedDriver, channel: { id(): string | undefined; ready: Promise<string> }): DuetShellApi {
+export function createShellApi(
+  driver: SharedDriver,
+  channel: { id(): string | undefined; ready: Promise<string>; onSendFailed?: (message: string, data: Record<string, unknown>) => void },
+): DuetShellApi {
   let context: Record<string, unknown> = {}
   let input: Record<string, unknown> | undefined
   let host: Record<string, unknown> | undefined
@@ -99,7 +102,10 @@ export function createShellApi(driver: SharedDriver, channel: { id(): string | u
     },
     async notifyAgent(event, data) {
       checkText(event, 'notifyAgent(event)')
-      return driver.request({ notifyAgent: data === undefined ? { event } : { event, data } }) as Promise<{ id: string }>
+      const sent = driver.request({ notifyAgent: data === undefined ? { event } : { event, data } }) as Promise<{ id: string }>
+      // The page may catch this, but the agent should hear of it too.
+      sent.catch((err: Error & { code?: string }) => channel.onSendFailed?.(`notifyAgent('${event}') failed: ${err.message}`, { event, code: err.code }))
+      return sent
     },
     onAgentMessage(listener) {
       if (typeof listener !== 'function') throw new DuetError('INVALID_ARGUMENT', 'duet.onAgentMessage(listener) needs a function', { field: 'listener' })

@@ -4,7 +4,7 @@
 import * as duet from 'duetkit'
 import * as jsxRuntime from 'duetkit/jsx-runtime'
 import * as mcp from 'duetkit/mcp'
-import { agentChannel, channelOfResult, toolErrorText } from 'duetkit/mcp'
+import { agentChannel, channelOfResult, toolErrorText, type AgentChannelFactory } from 'duetkit/mcp'
 import { isObject, type JsonObject } from 'duetkit/protocol'
 import type { Component } from 'duetkit'
 import { createShellApi } from './api.js'
@@ -16,29 +16,88 @@ const root = document.getElementById('duet-root')!
 const status = document.getElementById('duet-status')!
 const problem = document.getElementById('duet-error')!
 
-const driver = createSharedDriver({
-  appInfo: { name: 'duet-display', version: '1.0.0' },
-  availableDisplayModes: ['inline', 'fullscreen'],
-  channel: agentChannel(),
-})
+// The display tools name the channel in their text too ("Its channel is <id>"): a host that drops both
+// structuredContent and _meta still passes the text on, so the channel is read from there last.
+const CHANNEL_IN_TEXT = /\bIts channel is ([A-Za-z0-9_-]{1,64})\b/
+
+function channelOf(result: JsonObject): string | undefined {
+  const named = channelOfResult(result)
+  if (named) return named
+  const blocks = Array.isArray(result.content) ? result.content : []
+  for (const block of blocks) {
+    const match = isObject(block) && typeof block.text === 'string' ? CHANNEL_IN_TEXT.exec(block.text) : null
+    if (match) return match[1]
+  }
+  return undefined
+}
+
+/** agentChannel(), told the channel however the result carries it. */
+const shellChannel: AgentChannelFactory = (options) => {
+  const link = agentChannel()(options)
+  return {
+    ...link,
+    onToolResult(result) {
+      const id = channelOf(result)
+      const shown = isObject(result.structuredContent) ? result.structuredContent : {}
+      link.onToolResult(id && shown.channel_id !== id ? { ...result, structuredContent: { ...shown, channel_id: id } } : result)
+    },
+  }
+}
+
+const driver = createSharedDriver(
+  {
+    appInfo: { name: 'duet-display', version: '1.0.0' },
+    availableDisplayModes: ['inline', 'fullscreen'],
+    channel: shellChannel,
+  },
+  (message, data) => logFailure(message, data),
+)
 
 let channelId: string | undefined
 let channelKnown!: (id: string) => void
 const ready = new Promise<string>((resolve) => {
   channelKnown = resolve
 })
-const api = createShellApi(driver, { id: () => channelId, ready })
+const api = createShellApi(driver, { id: () => channelId, ready, onSendFailed: (message, data) => logFailure(message, data) })
 ;(window as any).duet = api
 ;(globalThis as any)[SHARED_MODULES_GLOBAL] = { duetkit: duet, 'duetkit/jsx-runtime': jsxRuntime, 'duetkit/mcp': mcp }
 
+/** Shows a failure in the view and writes it to the server log with the channel id, once the id is known. */
 function report(message: string, data?: Record<string, unknown>) {
   problem.textContent = message
   status.textContent = ''
-  // The agent cannot see this iframe's console; the server log is where it looks.
-  api.log('error', message, { ...data, ...(channelId && { channel_id: channelId }) }).catch(() => {})
+  logFailure(message, data)
 }
-window.addEventListener('error', (e) => report(`Script error: ${e.message}`, { line: e.lineno, column: e.colno }))
+
+// The agent cannot see this iframe's console; the server log is where it looks, so every failure goes
+// there with the channel id. A script may fail before the tool result names the channel: wait for it a while.
+function logFailure(message: string, data?: Record<string, unknown>) {
+  const named = channelId
+    ? Promise.resolve(channelId)
+    : Promise.race([ready, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000))])
+  named.then((id) => api.log('error', message, { ...data, ...(id && { channel_id: id }) })).catch(() => {})
+}
+
+window.addEventListener('error', (e) =>
+  report(`Script error: ${e.message}`, {
+    line: e.lineno,
+    column: e.colno,
+    ...(e.error instanceof Error && e.error.stack && { stack: e.error.stack.slice(0, 2000) }),
+  }),
+)
 window.addEventListener('unhandledrejection', (e) => report(`Unhandled rejection: ${e.reason instanceof Error ? e.reason.message : String(e.reason)}`))
+
+// The Duet runtime reports a component's thrown view, intent or model on console.error ("[duet] …")
+// and shows a fallback; the agent hears of it through the log.
+const consoleError = console.error.bind(console)
+console.error = (...args: unknown[]) => {
+  consoleError(...args)
+  const [first, ...rest] = args
+  if (typeof first === 'string' && first.startsWith('[duet]')) {
+    const error = rest.find((a) => a instanceof Error) as Error | undefined
+    logFailure(`Component error: ${first.slice(7)}${error ? `: ${error.message}` : ''}`, error?.stack ? { stack: error.stack.slice(0, 2000) } : undefined)
+  }
+}
 
 let shownHtml: string | undefined
 let mounted = false
@@ -47,6 +106,10 @@ function showHtml(html: string) {
   if (mounted || html === shownHtml) return
   shownHtml = html
   status.textContent = ''
+  // A fragment that brings its own look turns the default stylesheet off (shell-page.ts).
+  const own = /\sdata-duet-style\s*=\s*["']?none\b/i.test(html)
+  if (own) document.documentElement.setAttribute('data-duet-style', 'none')
+  else document.documentElement.removeAttribute('data-duet-style')
   showFragment(root, html).catch((err: Error) => report(`Could not show the fragment: ${err.message}`))
 }
 
@@ -67,9 +130,19 @@ driver.source.select('tool-input').addListener({
   },
 })
 
+/** Asks the server what this render shows (app-only get_render): a component always, anything a host dropped. */
+async function fetchRender(id: string): Promise<void> {
+  const result = (await driver.request({ callTool: 'get_render', args: { channel_id: id } })) as { structuredContent?: unknown }
+  const shown = isObject(result.structuredContent) ? result.structuredContent : {}
+  if (typeof shown.title === 'string') document.title = shown.title
+  if (shown.kind === 'component' && typeof shown.script === 'string') return mountComponent(shown.script, isObject(shown.props) ? shown.props : {})
+  if (typeof shown.html === 'string') return showHtml(shown.html)
+  status.textContent = 'Nothing to show: the server has no app for this render.'
+}
+
 driver.source.select('tool-result').addListener({
   next(result) {
-    const id = channelOfResult(result)
+    const id = channelOf(result as unknown as JsonObject)
     if (id && !channelId) {
       channelId = id
       channelKnown(id)
@@ -77,12 +150,16 @@ driver.source.select('tool-result').addListener({
     if (result.isError === true) return report(toolErrorText(result))
     const shown = isObject(result.structuredContent) ? result.structuredContent : {}
     if (typeof shown.title === 'string') document.title = shown.title
-    if (shown.kind === 'component' && typeof shown.script === 'string') {
-      return mountComponent(shown.script, isObject(shown.props) ? shown.props : {})
-    }
     const meta = isObject(result._meta) ? result._meta[HTML_META_KEY] : undefined
     const html = typeof shown.html === 'string' ? shown.html : typeof meta === 'string' ? meta : undefined
-    if (html !== undefined) showHtml(html)
-    else if (shownHtml === undefined && !mounted) status.textContent = 'Nothing to show: the tool result carried no app.'
+    if (html !== undefined) return showHtml(html)
+    // A fragment already came with the tool input; everything else is fetched by the channel.
+    if (shownHtml !== undefined || mounted) return
+    if (!id) {
+      status.textContent = 'Nothing to show: the tool result carried no app and no channel.'
+      return
+    }
+    status.textContent = 'Loading the app…'
+    fetchRender(id).catch((err: Error) => report(`Could not load the app from the server: ${err.message}`))
   },
 })

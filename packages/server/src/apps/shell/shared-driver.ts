@@ -20,6 +20,28 @@ function callError(failure: McpErrorReply): Error {
   return new DuetError('TOOL_FAILED', failure.error, result && { result })
 }
 
+/**
+ * A component's `notifyAgent` sink value, with its reply watched: a failure still reaches the
+ * component's `error:` action, and is reported too, so the agent reads it in the server log.
+ */
+function watchNotify(value: unknown, onFailed: ((message: string, data: Record<string, unknown>) => void) | undefined): unknown {
+  if (!onFailed || !isObject(value) || !isObject(value.notifyAgent)) return value
+  const reply = (value as Record<PropertyKey, unknown>)[REPLY] as ((kind: ReplyKind, data: unknown) => boolean) | undefined
+  const event = String(value.notifyAgent.event)
+  const watched = { ...value }
+  Object.defineProperty(watched, REPLY, {
+    enumerable: false,
+    value: (kind: ReplyKind, data: unknown) => {
+      if (kind !== 'ok') {
+        const failure = data as McpErrorReply
+        onFailed(`notifyAgent('${event}') failed: ${failure.error}`, { event, ...(failure.code !== undefined && { code: failure.code }) })
+      }
+      return reply ? reply(kind, data) : false
+    },
+  })
+  return watched
+}
+
 /** One MCP Apps connection shared by the shell's own calls and the component it mounts. */
 export interface SharedDriver {
   source: McpSource
@@ -34,7 +56,10 @@ export interface SharedDriver {
  * driver. The shell calls the driver itself with a sink it feeds, and hands the component a driver
  * that merges into that sink and returns the same source (whose host events replay to late subscribers).
  */
-export function createSharedDriver(options: McpAppDriverOptions): SharedDriver {
+export function createSharedDriver(
+  options: McpAppDriverOptions,
+  onComponentSendFailed?: (message: string, data: Record<string, unknown>) => void,
+): SharedDriver {
   const sink$ = Stream.create<unknown>()
   let mounted: AppHandle | undefined
   // Before a component mounts there is nothing to flush or to list; the teardown's grace period covers it.
@@ -65,7 +90,7 @@ export function createSharedDriver(options: McpAppDriverOptions): SharedDriver {
     forComponent(componentSink$, context) {
       mounted = context.app
       componentSink$.addListener({
-        next: (value) => sink$.shamefullySendNext(value),
+        next: (value) => sink$.shamefullySendNext(watchNotify(value, onComponentSendFailed)),
         error: (err) => console.error('[duet shell] component sink failed', err),
         complete: () => {
           mounted = undefined

@@ -30,8 +30,10 @@ describe('the MCP server', () => {
 
   it('lists get_forecast with its view and the shape of its structured result', async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(['get_forecast'])
+    // duet_view_state is the app-only tool views keep App.persist state through where they have no localStorage
+    expect(tools.map((t) => t.name)).toEqual(['get_forecast', 'duet_view_state'])
     expect(tools[0]._meta).toMatchObject({ ui: { resourceUri: 'ui://forecast/view.html' } })
+    expect(tools[1]._meta).toMatchObject({ ui: { visibility: ['app'] } })
     expect(tools[0].outputSchema).toMatchObject({ type: 'object', required: ['city', 'days'] })
   })
 

@@ -7,28 +7,50 @@
 // against get_forecast's name, arguments and output schema at no cost to the bundle, and so are the
 // tool input and result the intent reads.
 import { component, type NoProps } from 'duetkit'
-import type { DisplayMode, McpDrivers } from 'duetkit/mcp'
+import type { CallToolResult, DisplayMode, McpDrivers, McpErrorReply } from 'duetkit/mcp'
 import type { Day } from '../server/forecast'
 import type { ForecastServer } from '../server/server'
 
 export type { Day }
 
+/** What the host offers: nothing until its handshake says otherwise. */
+export interface Offers {
+  fullscreen: boolean
+  context: boolean
+  message: boolean
+  download: boolean
+}
+
 export interface State {
   city: string
   days: Day[]
   selected: string | null
-  status: 'waiting' | 'loading' | 'ready'
+  status: 'waiting' | 'loading' | 'ready' | 'error'
+  error: string | null
   displayMode: DisplayMode
-  canFullscreen: boolean
+  offers: Offers
 }
 
-// The actions are what the intent returns, plus DISPLAY_MODE: the host's answer to FULLSCREEN.
-const App = component<State, NoProps, McpDrivers<ForecastServer, 'get_forecast'>, { DISPLAY_MODE: { mode: DisplayMode } }>()(
+// a tool that failed (isError) says why in its text
+function errorText(result: CallToolResult<unknown>): string {
+  const texts = (result.content ?? []).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+  return texts.join('\n') || 'The forecast could not be made'
+}
+
+// The actions are what the intent returns, plus DISPLAY_MODE (the host's answer to FULLSCREEN) and
+// FAILED (a refresh that failed).
+const App = component<State, NoProps, McpDrivers<ForecastServer, 'get_forecast'>, { DISPLAY_MODE: { mode: DisplayMode }; FAILED: McpErrorReply }>()(
   function App({ state }) {
+    const { offers } = state
     return (
       <main>
         <h1>{state.city ? `Forecast for ${state.city}` : 'Forecast'}</h1>
         <p role="status">{state.status === 'loading' ? 'Loading…' : ''}</p>
+        {state.error ? (
+          <p role="alert" className="error">
+            {state.error}
+          </p>
+        ) : null}
         <ul className="days">
           {state.days.map((day) => (
             <li key={day.date}>
@@ -41,10 +63,17 @@ const App = component<State, NoProps, McpDrivers<ForecastServer, 'get_forecast'>
         <button type="button" className="refresh" disabled={!state.city}>
           Refresh
         </button>
-        <button type="button" className="ask" disabled={!state.selected}>
-          Ask about this day
-        </button>
-        {state.canFullscreen ? (
+        {offers.message ? (
+          <button type="button" className="ask" disabled={!state.selected}>
+            Ask about this day
+          </button>
+        ) : null}
+        {offers.download ? (
+          <button type="button" className="download" disabled={state.days.length === 0}>
+            Download
+          </button>
+        ) : null}
+        {offers.fullscreen ? (
           <button type="button" className="fullscreen">
             {state.displayMode === 'fullscreen' ? 'Exit full screen' : 'Full screen'}
           </button>
@@ -53,43 +82,81 @@ const App = component<State, NoProps, McpDrivers<ForecastServer, 'get_forecast'>
     )
   },
   {
-    initialState: { city: '', days: [], selected: null, status: 'waiting', displayMode: 'inline', canFullscreen: false },
+    initialState: {
+      city: '',
+      days: [],
+      selected: null,
+      status: 'waiting',
+      error: null,
+      displayMode: 'inline',
+      offers: { fullscreen: false, context: false, message: false, download: false },
+    },
 
     intent: ({ DOM, MCP }) => ({
+      HOST: MCP.select('host'), // what the host offers, from its handshake
       INPUT: MCP.select('tool-input'), // the arguments the model called the tool with
       RESULT: MCP.select('tool-result'), // the server tool's result
       CONTEXT: MCP.select('host-context-changed'), // theme, display modes, size… after every change
       REFRESH: DOM.click('.refresh'),
       PICK: DOM.click('.day').data('date'),
       ASK: DOM.click('.ask'),
+      DOWNLOAD: DOM.click('.download'),
       FULLSCREEN: DOM.click('.fullscreen'),
     }),
 
     model: {
-      INPUT: (state, { city }) => ({ ...state, city, status: 'loading' }),
-      RESULT: (state, result) => ({ ...state, status: 'ready', days: result.structuredContent?.days ?? [], selected: null }),
+      HOST: (state, { hostCapabilities }) => ({
+        ...state,
+        offers: {
+          ...state.offers,
+          context: !!hostCapabilities.updateModelContext,
+          message: !!hostCapabilities.message,
+          download: !!hostCapabilities.downloadFile,
+        },
+      }),
+      INPUT: (state, { city }) => ({ ...state, city, status: 'loading', error: null }),
+      // a failed result shows its error, not an empty card
+      RESULT: (state, result) =>
+        result.isError
+          ? { ...state, status: 'error', error: errorText(result), days: [], selected: null }
+          : { ...state, status: 'ready', error: null, days: result.structuredContent?.days ?? [], selected: null },
+      FAILED: (state, { error }) => ({ ...state, status: 'error', error }),
       // offer full screen only where the host has it
       CONTEXT: (state, context) => ({
         ...state,
         displayMode: context.displayMode ?? state.displayMode,
-        canFullscreen: (context.availableDisplayModes ?? []).includes('fullscreen'),
+        offers: { ...state.offers, fullscreen: (context.availableDisplayModes ?? []).includes('fullscreen') },
       }),
-      // call the server's tool again from the view; the result comes back as RESULT
+      // call the server's tool again from the view; the result comes back as RESULT, a failure as FAILED
       REFRESH: {
         STATE: (state) => ({ ...state, status: 'loading' }),
-        MCP: (state) => ({ callTool: 'get_forecast', args: { city: state.city }, ok: 'RESULT' }),
+        MCP: (state) => ({ callTool: 'get_forecast', args: { city: state.city }, ok: 'RESULT', error: 'FAILED' }),
       },
-      // tell the model what the user picked: it reads it on its next turn
+      // tell the model what the user picked, where the host takes model context: it reads it on its next turn
       PICK: {
         STATE: (state, date) => ({ ...state, selected: date }),
-        MCP: (state, date) => ({ updateModelContext: { city: state.city, selectedDay: state.days.find((d) => d.date === date) } }),
+        MCP: (state, date) =>
+          state.offers.context ? { updateModelContext: { city: state.city, selectedDay: state.days.find((d) => d.date === date) } } : undefined,
       },
       // post a message to the conversation, as the user
       ASK: { MCP: (state) => ({ message: `What should I pack for ${state.city} on ${state.selected}?` }) },
+      // hand the forecast to the user as a file, through the host
+      DOWNLOAD: {
+        MCP: (state) => ({
+          downloadFile: {
+            uri: `file:///forecast-${state.city}.json`,
+            mimeType: 'application/json',
+            text: JSON.stringify({ city: state.city, days: state.days }, null, 2),
+          },
+        }),
+      },
       // the host answers with the mode it chose, which may not be the one asked for
       FULLSCREEN: { MCP: (state) => ({ displayMode: state.displayMode === 'fullscreen' ? 'inline' : 'fullscreen', ok: 'DISPLAY_MODE' }) },
       DISPLAY_MODE: (state, { mode }) => ({ ...state, displayMode: mode }),
     },
+
+    // the picked day survives the host re-mounting the view (chat switched, reload); a new tool call starts fresh
+    persist: ['selected'],
   },
 )
 

@@ -1,0 +1,43 @@
+import { DuetError } from '../protocol/errors.js'
+import { isObject, type JsonObject } from './json-rpc.js'
+
+// The `hostCapabilities` key a host must advertise before the view may send each method. Methods
+// not listed here (size changes, teardown requests, prompts/list, which has no flag) are always sent.
+const NEEDS: Record<string, string> = {
+  'tools/call': 'serverTools',
+  'resources/read': 'serverResources',
+  'resources/list': 'serverResources',
+  'resources/templates/list': 'serverResources',
+  'ui/open-link': 'openLinks',
+  'ui/download-file': 'downloadFile',
+  'ui/message': 'message',
+  'ui/update-model-context': 'updateModelContext',
+  'sampling/createMessage': 'sampling',
+  'notifications/message': 'logging',
+}
+
+/**
+ * Refuses, before anything is posted, a message the host did not advertise in its `ui/initialize`
+ * answer: a host that lacks a feature answers -32601 after a round trip (and logs it), while the
+ * capabilities already say so. Returns an `UNSUPPORTED` error naming the method, or undefined.
+ */
+export function unsupported(method: string, params: JsonObject, hostCapabilities: JsonObject, hostContext: JsonObject): DuetError | undefined {
+  const key = NEEDS[method]
+  if (key !== undefined && !isObject(hostCapabilities[key]))
+    return new DuetError(
+      'UNSUPPORTED',
+      `${method}: the host does not offer it (hostCapabilities.${key} is absent); check the 'host' source's hostCapabilities before asking`,
+      { method, capability: key },
+    )
+  if (method === 'ui/request-display-mode') {
+    // A host that lists its modes has said which it can show; one that lists none decides itself.
+    const modes = hostContext.availableDisplayModes
+    if (Array.isArray(modes) && !modes.includes(params.mode))
+      return new DuetError(
+        'UNSUPPORTED',
+        `${method}: the host does not offer display mode ${JSON.stringify(params.mode)} (its availableDisplayModes are ${JSON.stringify(modes)})`,
+        { method, mode: params.mode },
+      )
+  }
+  return undefined
+}

@@ -1,0 +1,147 @@
+import type { PersistHandle } from '../runtime/driver.js'
+import { isObject, type JsonObject } from './json-rpc.js'
+
+/** The `_meta` key of an app tool result naming the view instance (the MCP Apps "persisting view state" pattern). */
+export const VIEW_UUID_META_KEY = 'viewUUID'
+/** The app-only tool of `@duetkit/server` that keeps a state where the sandbox has no `localStorage`. */
+export const VIEW_STATE_TOOL = 'duet_view_state'
+
+const KEY_PREFIX = 'duet:view-state:'
+
+/** Where the driver keeps a view's state. `load` may answer at once (localStorage) so nothing renders in between. */
+export interface ViewStateBackend {
+  readonly kind: 'localStorage' | 'server'
+  load(viewUUID: string): unknown | Promise<unknown>
+  save(viewUUID: string, state: unknown): void | Promise<void>
+}
+
+/** The view instance id a tool result carries, if any. */
+export function viewUUIDOf(result: JsonObject): string | undefined {
+  const meta = result._meta
+  const id = isObject(meta) ? meta[VIEW_UUID_META_KEY] : undefined
+  return typeof id === 'string' && id !== '' ? id : undefined
+}
+
+/**
+ * `localStorage`, when the sandbox gives one that works: an iframe without `allow-same-origin` throws
+ * on the mere read of `window.localStorage`, and some hosts' storage throws on write.
+ */
+export function localBackend(win: { localStorage?: Storage } | undefined): ViewStateBackend | undefined {
+  let storage: Storage | undefined
+  try {
+    storage = win?.localStorage
+    if (!storage) return undefined
+    const probe = `${KEY_PREFIX}probe`
+    storage.setItem(probe, '1')
+    storage.removeItem(probe)
+  } catch {
+    return undefined
+  }
+  const s = storage
+  return {
+    kind: 'localStorage',
+    load(id) {
+      const text = s.getItem(KEY_PREFIX + id)
+      if (text === null) return undefined
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        return undefined
+      }
+    },
+    save: (id, state) => s.setItem(KEY_PREFIX + id, JSON.stringify(state)),
+  }
+}
+
+/** The server's `duet_view_state` tool, through the host's `tools/call`. */
+export function serverBackend(callTool: (name: string, args: JsonObject) => Promise<JsonObject>): ViewStateBackend {
+  const call = async (args: JsonObject) => {
+    const result = await callTool(VIEW_STATE_TOOL, args)
+    if (result.isError === true) {
+      const text = Array.isArray(result.content) ? result.content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join(' ') : ''
+      throw new Error(text || `${VIEW_STATE_TOOL} failed`)
+    }
+    return result
+  }
+  return {
+    kind: 'server',
+    async load(id) {
+      const result = await call({ op: 'get', viewUUID: id })
+      const shown = isObject(result.structuredContent) ? result.structuredContent.state : undefined
+      return shown === null ? undefined : shown
+    },
+    save: async (id, state) => void (await call({ op: 'put', viewUUID: id, state: state as JsonObject })),
+  }
+}
+
+/**
+ * Keeps the root component's `App.persist` state under the tool call's `viewUUID`: restores it when a
+ * tool result names a view instance seen before (the host re-mounted the view), and saves it after each
+ * flush that changed it. A new `viewUUID` (a new tool call) starts from what the result made.
+ */
+export function keepViewState(
+  persist: PersistHandle,
+  backend: () => ViewStateBackend | undefined,
+  warn: (message: string) => void,
+): { onToolResult(result: JsonObject): void; onFlush(): void } {
+  let current: string | undefined
+  let saved: string | undefined
+  // Saving waits until the kept state was read back, or a first flush would overwrite it.
+  let loaded = false
+
+  const fail = (what: string) => (err: unknown) => warn(`${what} the view state: ${err instanceof Error ? err.message : String(err)}`)
+
+  const save = () => {
+    if (!current || !loaded) return
+    const store = backend()
+    if (!store) return
+    const text = JSON.stringify(persist.snapshot())
+    if (text === undefined || text === saved) return
+    saved = text
+    try {
+      Promise.resolve(store.save(current, JSON.parse(text))).catch(fail(`could not save (${store.kind})`))
+    } catch (err) {
+      fail(`could not save (${store.kind})`)(err)
+    }
+  }
+
+  const apply = (id: string, state: unknown) => {
+    if (id !== current) return
+    loaded = true
+    // Nothing kept yet: what changed while the server was asked must still be saved.
+    if (state === undefined) return save()
+    saved = JSON.stringify(state)
+    persist.restore(state).catch(fail('could not restore'))
+  }
+
+  return {
+    onToolResult(result) {
+      const id = viewUUIDOf(result)
+      if (id === undefined || id === current) return
+      const store = backend()
+      if (!store) return
+      current = id
+      saved = undefined
+      loaded = false
+      let state: unknown
+      try {
+        state = store.load(id)
+      } catch (err) {
+        loaded = true
+        return fail('could not load')(err)
+      }
+      if (state instanceof Promise)
+        state.then(
+          (s) => apply(id, s),
+          (err) => {
+            fail(`could not load (${store.kind})`)(err)
+            if (id !== current) return
+            loaded = true
+            save()
+          },
+        )
+      else apply(id, state)
+    },
+    onFlush: save,
+  }
+}

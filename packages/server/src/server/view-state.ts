@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto'
+import type { CallToolResult } from '@modelcontextprotocol/server'
+import * as z from 'zod'
+import { DuetError, invalidOption } from './errors.js'
+import { guarded } from './tool-error.js'
+
+/**
+ * The `_meta` key an app tool's result carries its view instance id under: the MCP Apps "persisting
+ * view state" pattern (ext-apps docs/patterns.md) names it `viewUUID`, so views written for the
+ * official SDK find it too. Each tool call gets a fresh one; a host re-mounting the same result
+ * replays the same one.
+ */
+export const VIEW_UUID_META_KEY = 'viewUUID'
+
+/** The app-only tool a view keeps its state through where its sandbox has no `localStorage`. */
+export const VIEW_STATE_TOOL = 'duet_view_state'
+
+/** Where kept view states live. Values are JSON texts already checked for size. */
+export interface ViewStateStore {
+  get(viewUUID: string): string | undefined | Promise<string | undefined>
+  put(viewUUID: string, json: string): void | Promise<void>
+}
+
+/** Options of the view-state fallback: `createAppServer({ viewState })`. */
+export interface ViewStateOptions {
+  /** Where states are kept. Default: in memory, the `maxEntries` most recently written. */
+  store?: ViewStateStore
+  /** The largest state accepted, in bytes of its JSON text. Default 16 384. */
+  maxBytes?: number
+  /** For the default in-memory store: how many states it keeps. Default 10 000. */
+  maxEntries?: number
+}
+
+// A UUID as randomUUID makes them, or any id a host-independent server might mint: no path or key tricks.
+const VIEW_UUID = /^[A-Za-z0-9_-]{8,128}$/
+
+/** A fresh view instance id for one app tool result. */
+export const newViewUUID = (): string => randomUUID()
+
+/** Adds a fresh `_meta.viewUUID` to an app tool's result, keeping any `_meta` the handler set. */
+export function withViewUUID(result: CallToolResult): CallToolResult {
+  if (!result || typeof result !== 'object' || result.isError === true) return result
+  const meta = result._meta
+  if (meta && typeof meta[VIEW_UUID_META_KEY] === 'string') return result
+  return { ...result, _meta: { ...meta, [VIEW_UUID_META_KEY]: newViewUUID() } }
+}
+
+/** The default store: a map that forgets the least recently written state past `maxEntries`. */
+export function memoryViewStateStore(maxEntries = 10_000): ViewStateStore {
+  const states = new Map<string, string>()
+  return {
+    get: (id) => states.get(id),
+    put(id, json) {
+      states.delete(id)
+      states.set(id, json)
+      if (states.size > maxEntries) states.delete(states.keys().next().value!)
+    },
+  }
+}
+
+/** Checks the option once, at `createAppServer`, and returns the store and size limit to serve with. */
+export function resolveViewState(option: ViewStateOptions | false | undefined): { store: ViewStateStore; maxBytes: number } | undefined {
+  if (option === false) return undefined
+  const where = 'createAppServer'
+  const o = option ?? {}
+  if (typeof o !== 'object' || o === null) invalidOption(where, 'viewState', 'must be false or { store?, maxBytes?, maxEntries? }')
+  const positive = (name: string, v: unknown) => {
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) > 0)) invalidOption(where, `viewState.${name}`, 'must be a positive integer')
+  }
+  positive('maxBytes', o.maxBytes)
+  positive('maxEntries', o.maxEntries)
+  if (o.store !== undefined && (typeof o.store?.get !== 'function' || typeof o.store?.put !== 'function'))
+    invalidOption(where, 'viewState.store', 'must have get(viewUUID) and put(viewUUID, json)')
+  return { store: o.store ?? memoryViewStateStore(o.maxEntries), maxBytes: o.maxBytes ?? 16_384 }
+}
+
+export const viewStateInput = {
+  op: z.enum(['get', 'put']).describe("'get' the kept state, or 'put' a new one"),
+  viewUUID: z.string().regex(VIEW_UUID, 'must be 8-128 letters, digits, _ or -').describe('The _meta.viewUUID of the tool result the view shows'),
+  state: z.unknown().optional().describe("With 'put': the state to keep (JSON)"),
+}
+
+/** The tool body: `get` answers `{ state }` (`null` when none is kept), `put` keeps a state. */
+export function viewStateHandler(resolved: { store: ViewStateStore; maxBytes: number }) {
+  return (args: { op: 'get' | 'put'; viewUUID: string; state?: unknown }): Promise<CallToolResult> =>
+    guarded(async () => {
+      if (args.op === 'get') {
+        const json = await resolved.store.get(args.viewUUID)
+        const state = json === undefined ? null : (JSON.parse(json) as unknown)
+        return { content: [{ type: 'text', text: state === null ? 'No state kept' : 'State found' }], structuredContent: { state } }
+      }
+      if (args.state === undefined) throw new DuetError('INVALID_ARGUMENT', "duet_view_state: 'put' needs a state. Send { op: 'put', viewUUID, state }.")
+      const json = JSON.stringify(args.state)
+      const size = Buffer.byteLength(json)
+      if (size > resolved.maxBytes)
+        throw new DuetError(
+          'TOO_LARGE',
+          `duet_view_state: the state is ${size} bytes, over the ${resolved.maxBytes}-byte limit. Keep fewer keys (App.persist).`,
+          {
+            field: 'state',
+            size,
+            limit: resolved.maxBytes,
+          },
+        )
+      await resolved.store.put(args.viewUUID, json)
+      return { content: [{ type: 'text', text: 'State kept' }], structuredContent: { state: args.state } }
+    })
+}

@@ -1,0 +1,282 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DuetError } from 'duetkit/protocol'
+import type { AppLimits, AppStore } from '../../src/apps/index.js'
+
+/**
+ * The backend under test: `fresh()` empties the shared data before each case, `open()` opens a store
+ * on it. Every store one case opens reaches the same data, as two server processes (or replicas) would.
+ */
+export interface AppStoreBackend {
+  fresh(): Promise<void>
+  open(limits?: Partial<AppLimits>): Promise<AppStore>
+}
+
+/** Awaits `promise` and returns the DuetError it rejects with (fails if it resolves). */
+export async function caught(promise: Promise<unknown>): Promise<DuetError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(err, 'expected a DuetError').toBeInstanceOf(DuetError)
+  return err as DuetError
+}
+
+const TEST_LIMITS: Partial<AppLimits> = { maxValueBytes: 4096, maxKeysPerApp: 3, maxRenders: 3, maxSavedApps: 2, maxLogRows: 5, maxPageBytes: 200 }
+
+/** The behaviour every agent-apps store backend shares: the same limits, the same errors, the same answers. */
+export function describeAppStore(name: string, backend: AppStoreBackend) {
+  describe(`AppStore conformance: ${name}`, () => {
+    let store: AppStore
+    const others: AppStore[] = []
+    /** Another store on the same data, closed after the case. */
+    const another = async (limits?: Partial<AppLimits>) => {
+      const other = await backend.open(limits)
+      others.push(other)
+      return other
+    }
+    beforeEach(async () => {
+      await backend.fresh()
+      store = await backend.open(TEST_LIMITS)
+    })
+    afterEach(async () => {
+      await store.close()
+      await Promise.all(others.splice(0).map((s) => s.close()))
+    })
+
+    describe('the handle', () => {
+      it('fails with DISPOSED after close, and close twice is harmless', async () => {
+        await store.close()
+        await store.close()
+        expect(await caught(store.listApps())).toMatchObject({ code: 'DISPOSED', message: expect.stringMatching(/is closed; open it again with openAppStore/) })
+      })
+
+      it('says which backend it is and keeps its limits', () => {
+        expect(store.backend).toBe(name)
+        expect(store.limits).toMatchObject(TEST_LIMITS)
+        expect(store.location).not.toBe('')
+      })
+    })
+
+    describe('bad input is refused and nothing is written', () => {
+      it('render records: bad channel ids, kinds, bodies and sizes', async () => {
+        expect((await caught(store.recordRender('../etc/passwd', { kind: 'html', html: '<p>' }))).message).toMatch(/Invalid channel id/)
+        expect((await caught(store.recordRender('ch-1', { kind: 'svg' as never, html: '<p>' }))).code).toBe('INVALID_ARGUMENT')
+        expect((await caught(store.recordRender('ch-1', { kind: 'html' }))).message).toMatch(/needs a non-empty html string/)
+        expect((await caught(store.recordRender('ch-1', { kind: 'component', html: '<p>' }))).message).toMatch(/non-empty source/)
+        expect((await caught(store.recordRender('ch-1', { kind: 'component', source: 'x', props: [] as never }))).message).toMatch(
+          /props must be a JSON object/,
+        )
+        const big = await another({ maxRenderChars: 10 })
+        expect(await caught(big.recordRender('ch-1', { kind: 'html', html: 'x'.repeat(11) }))).toMatchObject({
+          code: 'TOO_LARGE',
+          data: { size: 11, limit: 10 },
+        })
+        expect(await store.getRender('ch-1')).toBeUndefined()
+      })
+
+      it('app names and data keys that look like paths or are malformed', async () => {
+        for (const bad of ['../x', 'a/b', 'A', '', '-x', 'a'.repeat(65), 'a b', 'a.b']) {
+          expect(await caught(store.putData(bad, 'k', 1))).toMatchObject({ code: 'INVALID_NAME', data: { field: 'app' } })
+        }
+        for (const key of ['../k', 'a/b', 'a\\b', '..', 'a..b', '', '.hidden', 'k'.repeat(129)]) {
+          expect(await caught(store.putData('app', key, 1))).toMatchObject({ code: 'INVALID_NAME', data: { field: 'key' } })
+        }
+        expect(await store.dataKeys('app')).toEqual([])
+      })
+
+      it('oversized values and too many keys keep what was stored', async () => {
+        await store.putData('app', 'a', 'first')
+        const err = await caught(store.putData('app', 'a', 'x'.repeat(5000)))
+        expect(err).toMatchObject({ code: 'TOO_LARGE', data: { limit: 4096 } })
+        expect(err.message).toMatch(/split the content over several keys/)
+        expect((await store.getData('app', 'a')).value).toBe('first')
+        await store.putData('app', 'b', 1)
+        await store.putData('app', 'c', 2)
+        expect((await caught(store.putData('app', 'd', 3))).code).toBe('LIMIT_REACHED')
+        await store.putData('app', 'c', 22) // replacing an existing key is not a new key
+        expect(await store.dataKeys('app')).toEqual(['a', 'b', 'c'])
+        expect((await store.getData('app', 'c')).value).toBe(22)
+      })
+
+      it('an append that would go over the size limit keeps the stored value', async () => {
+        await store.putData('app', 'list', ['x'.repeat(2000)])
+        expect(await caught(store.putData('app', 'list', ['y'.repeat(2500)], { append: true }))).toMatchObject({ code: 'TOO_LARGE' })
+        expect((await store.getData('app', 'list')).value).toEqual(['x'.repeat(2000)])
+      })
+
+      it('a missing value, and appending the wrong kind', async () => {
+        expect((await caught(store.putData('app', 'k', undefined))).code).toBe('INVALID_ARGUMENT')
+        await store.putData('app', 'list', [1, 2])
+        expect((await caught(store.putData('app', 'list', 'text', { append: true }))).message).toMatch(/Append arrays to arrays/)
+        expect((await store.getData('app', 'list')).value).toEqual([1, 2])
+      })
+
+      it("logs: bad level (also 'warn', which MCP spells 'warning'), empty or long message, big data", async () => {
+        expect((await caught(store.log('fatal' as never, 'x'))).code).toBe('INVALID_ARGUMENT')
+        expect(await caught(store.log('warn' as never, 'x'))).toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          message: 'level must be one of debug, info, notice, warning, error, critical, alert, emergency, got "warn"',
+          data: { field: 'level' },
+        })
+        expect((await caught(store.tail(5, 'warn' as never))).code).toBe('INVALID_ARGUMENT')
+        expect((await caught(store.log('info', ''))).code).toBe('TOO_LARGE')
+        expect((await caught(store.log('info', 'x'.repeat(4001)))).code).toBe('TOO_LARGE')
+        expect((await caught(store.log('info', 'x', { blob: 'y'.repeat(20_000) }))).message).toMatch(/log a summary/)
+        expect((await caught(store.tail(0))).code).toBe('INVALID_ARGUMENT')
+        expect((await caught(store.tail(501))).code).toBe('INVALID_ARGUMENT')
+        expect(await store.tail(10)).toEqual([])
+      })
+
+      it('a description that is too long, saving nothing', async () => {
+        await store.recordRender('ch-d', { kind: 'html', html: '<p>' })
+        expect(await caught(store.saveApp('d', 'ch-d', { description: 'x'.repeat(2001) }))).toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          data: { field: 'description' },
+        })
+        expect(await store.listApps()).toEqual([])
+      })
+    })
+
+    describe('renders and saved apps', () => {
+      it('keeps the latest render per channel and forgets the oldest beyond the cap', async () => {
+        await store.recordRender('ch-1', { kind: 'html', html: '<p>one</p>', title: 'One' })
+        await store.recordRender('ch-1', { kind: 'html', html: '<p>one again</p>' })
+        expect(await store.getRender('ch-1')).toMatchObject({ kind: 'html', html: '<p>one again</p>', channelId: 'ch-1' })
+        expect((await store.getRender('ch-1'))?.title).toBeUndefined()
+        for (const id of ['ch-2', 'ch-3', 'ch-4']) await store.recordRender(id, { kind: 'component', source: 'export default () => null', props: { id } })
+        expect(await store.getRender('ch-1')).toBeUndefined()
+        expect(await store.getRender('ch-4')).toMatchObject({ kind: 'component', props: { id: 'ch-4' } })
+        expect(await store.getRender('ch-2')).toEqual({
+          kind: 'component',
+          source: 'export default () => null',
+          props: { id: 'ch-2' },
+          channelId: 'ch-2',
+          renderedAt: expect.any(Number),
+        })
+      })
+
+      it('saves a render under a name, refuses to overwrite unless asked, lists newest first, loads and deletes', async () => {
+        await store.recordRender('ch-a', { kind: 'html', html: '<h1>A</h1>', title: 'Alpha' })
+        await store.recordRender('ch-b', { kind: 'component', source: 'src', props: { n: 1 } })
+        expect(await store.saveApp('alpha', 'ch-a', { description: 'first' })).toEqual({
+          name: 'alpha',
+          kind: 'html',
+          html: '<h1>A</h1>',
+          title: 'Alpha',
+          description: 'first',
+          savedAt: expect.any(Number),
+        })
+        expect(await caught(store.saveApp('alpha', 'ch-b'))).toMatchObject({ code: 'ALREADY_EXISTS' })
+        expect(await store.loadApp('alpha')).toMatchObject({ kind: 'html', html: '<h1>A</h1>', title: 'Alpha', description: 'first' })
+        await store.saveApp('alpha', 'ch-b', { replace: true })
+        const replaced = await store.loadApp('alpha')
+        expect(replaced).toMatchObject({ kind: 'component', source: 'src', props: { n: 1 } })
+        expect(replaced.description).toBeUndefined()
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        await store.saveApp('beta', 'ch-a')
+        expect((await caught(store.saveApp('gamma', 'ch-a'))).code).toBe('LIMIT_REACHED')
+        expect(await store.listApps()).toEqual([
+          { name: 'beta', kind: 'html', title: 'Alpha', savedAt: expect.any(Number) },
+          { name: 'alpha', kind: 'component', savedAt: expect.any(Number) },
+        ])
+        expect(await store.deleteApp('beta')).toBe(true)
+        expect(await store.deleteApp('beta')).toBe(false)
+        const missing = await caught(store.loadApp('beta'))
+        expect(missing.code).toBe('NOT_FOUND')
+        expect(missing.message).toMatch(/Saved apps: alpha\./)
+        await store.saveApp('gamma', 'ch-a') // the delete made room
+      })
+
+      it('saving a channel with no render says how to get one', async () => {
+        expect((await caught(store.saveApp('x', 'ch-none'))).message).toMatch(/Render the app with a display tool/)
+        expect(await store.listApps()).toEqual([])
+        expect((await caught(store.loadApp('x'))).message).toMatch(/Nothing is saved yet/)
+      })
+
+      it('a saved app outlives its render record and a reopened store', async () => {
+        await store.recordRender('ch-1', { kind: 'html', html: '<p>kept</p>' })
+        await store.saveApp('kept', 'ch-1')
+        for (const id of ['ch-2', 'ch-3', 'ch-4']) await store.recordRender(id, { kind: 'html', html: '<p>' })
+        await store.close()
+        store = await backend.open()
+        expect((await store.loadApp('kept')).html).toBe('<p>kept</p>')
+      })
+    })
+
+    describe('app data pages', () => {
+      it('pages an array by items, stopping early at the byte cap, with next until the end', async () => {
+        await store.putData('book', 'pages', ['a', 'b', 'c', 'd', 'e'])
+        expect(await store.getData('book', 'pages', { limit: 2 })).toEqual({ value: ['a', 'b'], offset: 0, total: 5, next: 2 })
+        expect(await store.getData('book', 'pages', { offset: 4, limit: 2 })).toEqual({ value: ['e'], offset: 4, total: 5 })
+        expect(await store.getData('book', 'pages', { offset: 5 })).toEqual({ value: [], offset: 5, total: 5 })
+        expect((await caught(store.getData('book', 'pages', { offset: 6 }))).message).toMatch(/offset must be an integer from 0 to 5/)
+        expect((await caught(store.getData('book', 'pages', { limit: 0 }))).code).toBe('INVALID_ARGUMENT')
+        await store.putData('book', 'big', ['x'.repeat(150), 'y'.repeat(150), 'z'])
+        expect(await store.getData('book', 'big', { limit: 3 })).toMatchObject({ value: ['x'.repeat(150)], next: 1 })
+      })
+
+      it('pages a string by characters without splitting a surrogate pair', async () => {
+        await store.putData('book', 'text', 'ab😀cd')
+        expect(await store.getData('book', 'text', { limit: 3 })).toEqual({ value: 'ab', offset: 0, total: 6, next: 2 })
+        expect(await store.getData('book', 'text', { offset: 2, limit: 3 })).toEqual({ value: '😀c', offset: 2, total: 6, next: 5 })
+        expect(await store.getData('book', 'text', { offset: 5 })).toEqual({ value: 'd', offset: 5, total: 6 })
+      })
+
+      it('returns other JSON whole, and appends arrays and strings', async () => {
+        await store.putData('book', 'toc', { chapters: 3 })
+        expect(await store.getData('book', 'toc')).toEqual({ value: { chapters: 3 }, offset: 0, total: 1 })
+        expect(await store.putData('book', 'pages', ['p1'])).toEqual({ app: 'book', key: 'pages', kind: 'array', total: 1, bytes: 6 })
+        expect(await store.putData('book', 'pages', ['p2', 'p3'], { append: true })).toMatchObject({ kind: 'array', total: 3, bytes: 16 })
+        await store.putData('book', 'log', 'one ')
+        expect(await store.putData('book', 'log', 'two', { append: true })).toMatchObject({ kind: 'string', total: 7 })
+        expect((await store.getData('book', 'log')).value).toBe('one two')
+        expect((await store.getData('book', 'pages')).value).toEqual(['p1', 'p2', 'p3'])
+      })
+
+      it('a missing key lists the keys there are', async () => {
+        await store.putData('book', 'pages', [])
+        expect((await caught(store.getData('book', 'chapters'))).message).toMatch(/Its keys: pages/)
+        expect((await caught(store.getData('other', 'x'))).message).toMatch(/no data yet/)
+      })
+
+      it('is shared by two stores, as two server processes would share it', async () => {
+        const other = await another()
+        await other.putData('shared', 'k', [1])
+        await store.putData('shared', 'k', [2], { append: true })
+        expect((await other.getData('shared', 'k')).value).toEqual([1, 2])
+      })
+
+      it('concurrent appends from two stores lose nothing', async () => {
+        const other = await another()
+        await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).putData('shared', 'race', [i], { append: true })))
+        const value = (await store.getData('shared', 'race', { limit: 100 })).value as number[]
+        expect([...value].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i))
+      })
+    })
+
+    describe('server log', () => {
+      it('keeps the newest rows only, tails oldest first and filters by level', async () => {
+        for (let i = 1; i <= 7; i++) await store.log(i % 2 ? 'info' : 'error', `line ${i}`, i === 7 ? { i } : undefined)
+        expect((await store.tail(10)).map((e) => e.message)).toEqual(['line 3', 'line 4', 'line 5', 'line 6', 'line 7'])
+        expect((await store.tail(2)).map((e) => e.message)).toEqual(['line 6', 'line 7'])
+        expect((await store.tail(10, 'error')).map((e) => e.message)).toEqual(['line 4', 'line 6'])
+        expect((await store.tail(1))[0]).toMatchObject({ level: 'info', data: { i: 7 } })
+        const ids = (await store.tail(10)).map((e) => e.id)
+        expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      })
+
+      it('orders the MCP levels by severity, so a filter keeps its level and every more severe one', async () => {
+        for (const level of ['emergency', 'debug', 'warning', 'notice', 'critical'] as const) await store.log(level, level)
+        expect((await store.tail(10, 'warning')).map((e) => e.level)).toEqual(['emergency', 'warning', 'critical'])
+        expect((await store.tail(10, 'notice')).map((e) => e.level)).toEqual(['emergency', 'warning', 'notice', 'critical'])
+      })
+
+      it('returns what it wrote, with text that needs escaping intact', async () => {
+        const message = 'quote " backslash \\ newline \n emoji 😀'
+        const written = await store.log('notice', message, { nested: [1, 'two', null] })
+        expect(written).toEqual({ id: expect.any(Number), at: expect.any(Number), level: 'notice', message, data: { nested: [1, 'two', null] } })
+        expect(await store.tail(1)).toEqual([written])
+      })
+    })
+  })
+}
