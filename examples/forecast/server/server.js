@@ -54,7 +54,13 @@ if (import.meta.url === entry) {
     process.stderr.write('forecast: serving MCP on stdio\n')
   } else {
     const port = process.env.PORT === undefined ? 3001 : Number(process.env.PORT)
-    const listening = await app.listen({ http: { port, host: process.env.HOST ?? '127.0.0.1' } })
-    process.stderr.write(`forecast: listening on ${listening.url}\n`)
+    try {
+      const listening = await app.listen({ http: { port, host: process.env.HOST ?? '127.0.0.1' } })
+      process.stderr.write(`forecast: listening on ${listening.url}\n`)
+    } catch (err) {
+      // A taken port is a one-line reason and a failing exit code, not a stack trace.
+      process.stderr.write(`forecast: ${err instanceof Error ? err.message : String(err)}\n`)
+      process.exit(1)
+    }
   }
 }

@@ -148,6 +148,9 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
       const passed = Number(output.match(/Tests\s+(\d+) passed/)?.[1])
       expect(passed, output).toBeGreaterThanOrEqual(7)
       expect(output).not.toMatch(/Tests\s+.*\d+ failed/)
+      // It ends with `npm run check`: duet check on its own built view, every check passing.
+      expect(output).toMatch(/^PASS {2}strict JSON-RPC /m)
+      expect(output).toContain('all 9 checks passed')
     }, 300_000)
 
     if (language === 'ts')

@@ -133,7 +133,8 @@ async function wakeWatcher(kind) {
   const helper = kind === 'anchor' ? start('python3', [ANCHOR, 'helper', dir]) : undefined
   const n = kind === 'duet' ? WAKE_SAMPLES : ANCHOR_WAKE_SAMPLES
   for (let i = 0; i < n; i++) {
-    const channel = `wake-${i}`
+    // Duet's channel is minted as a display tool's is, so `duet wait` has no "no app has touched it" hint to print.
+    const channel = store ? await store.open() : `wake-${i}`
     const watcher =
       kind === 'duet'
         ? start(process.execPath, [BIN, 'wait', channel, '--data-dir', dir, '--timeout', '30'])

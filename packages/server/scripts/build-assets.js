@@ -21,3 +21,6 @@ writeFileSync(dist('assets/display-shell.html'), shellPage(shell))
 // The dev page is a tool: minified without a source map, which would make it megabytes.
 const devPage = await bundle('dev/page/main.js', { format: 'esm', platform: 'browser', target: 'es2022' })
 writeFileSync(dist('assets/dev-page.js'), devPage)
+// The `duet check` host page: the dev page's mountApp and the official AppBridge, driven by Playwright.
+const checkPage = await bundle('check/page/main.js', { format: 'esm', platform: 'browser', target: 'es2022' })
+writeFileSync(dist('assets/check-page.js'), checkPage)

@@ -74,6 +74,12 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   LISTEN_FAILED: 'LISTEN_FAILED',
   /** A file the package build makes (the display shell, the dev page) is missing; `data` holds `{ name }`. */
   NOT_BUILT: 'NOT_BUILT',
+  /** An HTTP listener on a non-loopback address without `auth` (nor `insecure: true`); `data` holds `{ host }`. */
+  INSECURE_BIND: 'INSECURE_BIND',
+  /** The `auth` issuer's metadata could not be fetched, names another issuer, or lacks its JWKS; `data` holds `{ issuer }`. */
+  ISSUER_UNREACHABLE: 'ISSUER_UNREACHABLE',
+  /** A caller called one tool faster than the server's `rateLimit` (HTTP 429); `data` holds `{ tool, retryAfterSeconds }`. */
+  RATE_LIMITED: 'RATE_LIMITED',
 
   // Channels.
   /** A channel id is not 1-64 letters, digits, `-` or `_`. */
@@ -104,6 +110,10 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   NOT_CONNECTED: 'NOT_CONNECTED',
   /** A view's `_meta.ui.csp` is not an object of origin lists. */
   INVALID_CSP: 'INVALID_CSP',
+
+  // `duet check`.
+  /** `duet check` cannot run a browser: playwright-core is not installed or Chromium is not where it looked; `data` names `package` or `path`. */
+  BROWSER_UNAVAILABLE: 'BROWSER_UNAVAILABLE',
 
   // create-duet-app.
   /** This checkout's packages could not be built or packed for the new project. */

@@ -1,30 +1,17 @@
 // Wake latency across replicas on Redis: two `duet serve --http --redis-url` processes on one
 // redis-server; the app's long poll (poll_ui_messages) waits on replica B while the agent's
 // notify_ui lands on replica A. Anchor: the same send and poll on one replica, measured in the same run.
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { loadTestHelpers } from '../../../../test/support/load-test-helpers.js'
+import { serveHttp } from './serve-process.js'
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
 const SAMPLES = 30
 const GOAL_MS = 20
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]
 
-function replica(redisUrl) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--redis-url', redisUrl], { stdio: ['ignore', 'ignore', 'pipe'] })
-  return new Promise((resolve, reject) => {
-    let stderr = ''
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-      const match = stderr.match(/listening on (http:\/\/\S+\/mcp)/)
-      if (match) resolve({ child, url: match[1] })
-    })
-    child.once('exit', (code) => reject(new Error(`duet serve exited ${code}: ${stderr}`)))
-  })
-}
+const replica = (redisUrl) => serveHttp(['--redis-url', redisUrl])
 
 async function client(url) {
   const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } })

@@ -1,8 +1,8 @@
 import { openAppStore, type AppStore } from './app-store.js'
 import { registerDisplayTools } from './display-tools.js'
 import { registerAgentAppTools } from './register.js'
-import { openChannelStore, registerChannelTools, resolveDataDir } from '../channel/index.js'
-import { createAppServer, type AppServer } from '../server/app-server.js'
+import { openChannelStore, registerChannelTools, resolveDataDir, type ChannelLimits } from '../channel/index.js'
+import { createAppServer, type AppServer, type AppServerOptions } from '../server/app-server.js'
 
 /** Options of {@link createAgentAppsServer}. */
 export interface AgentAppsOptions {
@@ -15,6 +15,16 @@ export interface AgentAppsOptions {
   redisUrl?: string
   /** Reported to clients as the server version. */
   version?: string
+  /** Limits of the channel store, e.g. its quotas `maxStoreBytes` and `maxChannels` (see `ChannelLimits`). */
+  channelLimits?: Partial<ChannelLimits>
+  /**
+   * Authorization of the HTTP listener (see `createAppServer`). With it, channels, saved apps, app data,
+   * render records and the server log belong to the token's subject: another subject's channel id is
+   * UNKNOWN_CHANNEL, another subject's app NOT_FOUND.
+   */
+  auth?: AppServerOptions['auth']
+  /** Per-subject, per-tool rate limit of the HTTP listener (see `createAppServer`). */
+  rateLimit?: AppServerOptions['rateLimit']
 }
 
 const INSTRUCTIONS =
@@ -34,13 +44,26 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
   // One folder for channels and apps, resolved once, so the `duet wait` command the display tools hand out points at it.
   const dataDir = resolveDataDir(options.dataDir)
   const redisUrl = options.redisUrl
-  const store = await openChannelStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl })
+  const limits = options.channelLimits === undefined ? {} : { limits: options.channelLimits }
+  const store = await openChannelStore(redisUrl === undefined ? { dataDir, ...limits } : { backend: 'redis', url: redisUrl, ...limits })
   let apps: AppStore | undefined
   try {
     const opened = (apps = await openAppStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl }))
     // Its display shell keeps no App.persist state, so it serves no duet_view_state tool.
-    const app = createAppServer({ name: 'duet', version: options.version ?? '0.1.0', instructions: INSTRUCTIONS, viewState: false })
+    const app = createAppServer({
+      name: 'duet',
+      version: options.version ?? '0.1.0',
+      instructions: INSTRUCTIONS,
+      viewState: false,
+      ...(options.auth !== undefined && { auth: options.auth }),
+      ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
+    })
     registerChannelTools(app, store)
+    // Corrupt rows the channel store set aside go to the log the agent reads with tail_server_log.
+    store.onSetAside((e) => {
+      const message = `channel ${e.channelId}: ${e.count} unreadable stored message(s) set aside (${e.direction}); the others were delivered`
+      Promise.resolve(opened.log('warning', message, { channel_id: e.channelId, direction: e.direction, count: e.count })).catch(() => {})
+    })
     const display = registerDisplayTools(app, { channels: store, store: opened, dataDir, ...(redisUrl !== undefined && { redisUrl }) })
     registerAgentAppTools(app, { store: opened, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
     return app.onClose(async () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod'
-import type { AppServer } from '../server/app-server.js'
+import type { AppServer, ToolExtra } from '../server/app-server.js'
+import { subjectOf } from '../server/subject.js'
 import type { AppStore } from './app-store.js'
 import { DEFAULT_PAGE_CHARS, DEFAULT_PAGE_ITEMS } from './paging.js'
 import { guarded } from '../server/tool-error.js'
@@ -20,9 +21,9 @@ export function registerAppDataTools(app: Pick<AppServer, 'tool'>, store: AppSto
         append: z.boolean().optional(),
       },
     },
-    (args: { app: string; key: string; value: unknown; append?: boolean }) =>
+    (args: { app: string; key: string; value: unknown; append?: boolean }, extra: ToolExtra) =>
       guarded(async () => {
-        const info = await store.putData(args.app, args.key, args.value, { append: args.append === true })
+        const info = await store.forSubject(subjectOf(extra)).putData(args.app, args.key, args.value, { append: args.append === true })
         const unit = info.kind === 'array' ? 'items' : info.kind === 'string' ? 'characters' : 'value'
         return toolResult(`Stored ${args.app}/${args.key}: ${info.total} ${unit}, ${info.bytes} bytes.`, { ...info })
       }),
@@ -43,9 +44,9 @@ export function registerAppDataTools(app: Pick<AppServer, 'tool'>, store: AppSto
       annotations: { readOnlyHint: true },
       visibility: ['app'],
     },
-    (args: { app: string; key: string; offset?: number; limit?: number }) =>
+    (args: { app: string; key: string; offset?: number; limit?: number }, extra: ToolExtra) =>
       guarded(async () => {
-        const page = await store.getData(args.app, args.key, {
+        const page = await store.forSubject(subjectOf(extra)).getData(args.app, args.key, {
           ...(args.offset !== undefined && { offset: args.offset }),
           ...(args.limit !== undefined && { limit: args.limit }),
         })

@@ -83,46 +83,47 @@ export function noDataError(app: string, key: string, known: string[]): DuetErro
 
 /**
  * The app data store: JSON values under (app, key), written by the agent and read back by the
- * app a page at a time. Data, never code: nothing stored here is ever run by the server.
+ * app a page at a time. Data, never code: nothing stored here is ever run by the server. Returns the
+ * operations of one owner's space ('' shared, or a subject's scope).
  */
 export function createAppData(db: AppsDatabase, limits: AppLimits) {
-  const select = db.prepare('SELECT value FROM app_data WHERE app = ? AND key = ?')
-  const keys = db.prepare('SELECT key FROM app_data WHERE app = ? ORDER BY key')
-  const count = db.prepare('SELECT count(*) AS n FROM app_data WHERE app = ?')
-  const upsert = db.prepare(`INSERT INTO app_data (app, key, value, bytes, updated_at) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (app, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, updated_at = excluded.updated_at`)
+  const select = db.prepare('SELECT value FROM app_data WHERE owner = ? AND app = ? AND key = ?')
+  const keys = db.prepare('SELECT key FROM app_data WHERE owner = ? AND app = ? ORDER BY key')
+  const count = db.prepare('SELECT count(*) AS n FROM app_data WHERE owner = ? AND app = ?')
+  const upsert = db.prepare(`INSERT INTO app_data (owner, app, key, value, bytes, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (owner, app, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, updated_at = excluded.updated_at`)
 
-  const put = db.transaction((app: string, key: string, value: unknown, append: boolean): DataInfo => {
-    const stored = (select.get(app, key) as { value: string } | undefined)?.value
-    if (stored === undefined && (count.get(app) as { n: number }).n >= limits.maxKeysPerApp) throw keysFullError(app, limits)
+  const put = db.transaction((owner: string, app: string, key: string, value: unknown, append: boolean): DataInfo => {
+    const stored = (select.get(owner, app, key) as { value: string } | undefined)?.value
+    if (stored === undefined && (count.get(owner, app) as { n: number }).n >= limits.maxKeysPerApp) throw keysFullError(app, limits)
     const { json, info } = encodeValue(app, key, merged(app, key, stored, value, append), limits)
-    upsert.run(app, key, json, info.bytes, Date.now())
+    upsert.run(owner, app, key, json, info.bytes, Date.now())
     return info
   })
 
-  return {
+  return (owner: string) => ({
     /** Stores a JSON value (replacing it, or appending to a stored array or string). */
     putData(app: string, key: string, value: unknown, options: PutDataOptions = {}): DataInfo {
       checkPut(app, key, value)
-      return put.immediate(app, key, value, options.append === true)
+      return put.immediate(owner, app, key, value, options.append === true)
     },
     /** One page of a stored value (see `pageOf` for how arrays, strings and other values page). */
     getData(app: string, key: string, request: PageRequest = {}): DataPage {
       checkAppName(app, 'app')
       checkDataKey(key)
-      const row = select.get(app, key) as { value: string } | undefined
+      const row = select.get(owner, app, key) as { value: string } | undefined
       if (!row)
         throw noDataError(
           app,
           key,
-          (keys.all(app) as Array<{ key: string }>).map((r) => r.key),
+          (keys.all(owner, app) as Array<{ key: string }>).map((r) => r.key),
         )
       return pageOf(JSON.parse(row.value), request, limits)
     },
     /** The keys of an app's data, sorted. */
     dataKeys(app: string): string[] {
       checkAppName(app, 'app')
-      return (keys.all(app) as Array<{ key: string }>).map((r) => r.key)
+      return (keys.all(owner, app) as Array<{ key: string }>).map((r) => r.key)
     },
-  }
+  })
 }

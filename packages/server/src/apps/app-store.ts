@@ -9,6 +9,8 @@ import { resolveAppLimits } from './limits.js'
 import { createRenderStore } from './render-store.js'
 import { createSavedApps } from './saved-apps.js'
 import { createServerLog } from './server-log.js'
+import { inSubjectSpace } from './subject-space.js'
+import { checkSubject, subjectScope } from '../channel/subject-scope.js'
 
 export interface AppStoreOptions {
   /** 'sqlite' (default: `apps.db` in `dataDir`, shared by the local processes) or 'redis' (replicas on many machines). */
@@ -20,7 +22,10 @@ export interface AppStoreOptions {
   limits?: Partial<AppLimits>
 }
 
-type Parts = ReturnType<typeof createRenderStore> & ReturnType<typeof createSavedApps> & ReturnType<typeof createAppData> & ReturnType<typeof createServerLog>
+type Parts = ReturnType<typeof createRenderStore> &
+  ReturnType<ReturnType<typeof createSavedApps>> &
+  ReturnType<ReturnType<typeof createAppData>> &
+  ReturnType<ReturnType<typeof createServerLog>>
 
 /** The store's operations, each answering with a promise (Redis answers over the network). */
 export type AppStoreOperations = {
@@ -36,6 +41,14 @@ export interface AppStore extends AppStoreOperations {
   /** Where the data lives: the SQLite file, or the Redis URL with any password hidden. */
   readonly location: string
   readonly limits: Readonly<AppLimits>
+  /**
+   * The store as one authenticated subject (a token's `sub`) sees it: its own saved apps, app data, log and the
+   * renders of its own channels; another subject's are NOT_FOUND (or absent from lists and tails) and cannot
+   * be overwritten or deleted. `undefined` is the shared space: what the store's own operations reach, and
+   * every row written before subjects existed. Limits apply per space (saved apps, keys, log rows), except
+   * `maxRenders`, which stays store-wide.
+   */
+  forSubject(subject: string | undefined): AppStoreOperations
   /** Closes the file or connection; later calls fail with `DISPOSED`. Safe to call twice. */
   close(): Promise<void>
 }
@@ -70,25 +83,32 @@ export function openSqliteAppStore(dataDir: string, limitOverrides?: Partial<App
   const limits = resolveAppLimits('openAppStore', limitOverrides)
   const db = openAppsDatabase(dataDir)
   const file = join(dataDir, APPS_DB_FILE)
-  const parts: Parts = {
-    ...createRenderStore(db, limits),
-    ...createSavedApps(db, limits),
-    ...createAppData(db, limits),
-    ...createServerLog(db, limits),
+  const renders = createRenderStore(db, limits)
+  const saved = createSavedApps(db, limits)
+  const data = createAppData(db, limits)
+  const log = createServerLog(db, limits)
+  /** The operations of one owner's space ('' shared); statements are prepared once, above, for every owner. */
+  const space = (owner: string): AppStoreOperations => {
+    const parts: Parts = { ...renders, ...saved(owner), ...data(owner), ...log(owner) }
+    // Wraps every method so a call after close() says so, instead of better-sqlite3's generic TypeError,
+    // and so that errors arrive as rejections, as they do from Redis.
+    return Object.fromEntries(
+      Object.entries(parts).map(([name, fn]) => [
+        name,
+        async (...args: unknown[]) => {
+          if (!db.open) throw new DuetError('DISPOSED', `The agent-apps store (${file}) is closed; open it again with openAppStore.`)
+          return (fn as (...a: unknown[]) => unknown)(...args)
+        },
+      ]),
+    ) as AppStoreOperations
   }
-  // Wraps every method so a call after close() says so, instead of better-sqlite3's generic TypeError,
-  // and so that errors arrive as rejections, as they do from Redis.
-  const operations = Object.fromEntries(
-    Object.entries(parts).map(([name, fn]) => [
-      name,
-      async (...args: unknown[]) => {
-        if (!db.open) throw new DuetError('DISPOSED', `The agent-apps store (${file}) is closed; open it again with openAppStore.`)
-        return (fn as (...a: unknown[]) => unknown)(...args)
-      },
-    ]),
-  ) as AppStoreOperations
+  const shared = space('')
   return Object.freeze({
-    ...operations,
+    ...shared,
+    forSubject(subject: string | undefined) {
+      checkSubject(subject, 'forSubject')
+      return inSubjectSpace(subject === undefined ? shared : space(subjectScope(subject)), subject)
+    },
     backend: 'sqlite' as const,
     location: file,
     limits: Object.freeze(limits),

@@ -10,7 +10,7 @@ export type AppsDatabase = Database.Database
 export const APPS_DB_FILE = 'apps.db'
 
 // Bump with a migration step when the tables change; `user_version` records what a file holds.
-const SCHEMA_VERSION = 2
+const SCHEMA_VERSION = 3
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS renders (
@@ -24,31 +24,54 @@ CREATE TABLE IF NOT EXISTS renders (
 );
 CREATE INDEX IF NOT EXISTS renders_by_time ON renders (rendered_at);
 CREATE TABLE IF NOT EXISTS saved_apps (
-  name TEXT PRIMARY KEY,
+  owner TEXT NOT NULL DEFAULT '',
+  name TEXT NOT NULL,
   kind TEXT NOT NULL,
   title TEXT,
   description TEXT,
   html TEXT,
   source TEXT,
   props TEXT,
-  saved_at INTEGER NOT NULL
+  saved_at INTEGER NOT NULL,
+  PRIMARY KEY (owner, name)
 );
 CREATE TABLE IF NOT EXISTS app_data (
+  owner TEXT NOT NULL DEFAULT '',
   app TEXT NOT NULL,
   key TEXT NOT NULL,
   value TEXT NOT NULL,
   bytes INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
-  PRIMARY KEY (app, key)
+  PRIMARY KEY (owner, app, key)
 );
 CREATE TABLE IF NOT EXISTS server_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
+  owner TEXT NOT NULL DEFAULT '',
   at INTEGER NOT NULL,
   level TEXT NOT NULL,
   message TEXT NOT NULL,
   data TEXT
 );
 `
+
+// Schema 3 gives saved apps, app data and log rows an owner: '' is the shared space (no auth, and every row
+// written before), otherwise a subject's scope (see channel/subject-scope.ts). SQLite cannot change a primary
+// key in place, so the two keyed tables are copied into their new shape.
+const OWNERS = `
+CREATE TABLE saved_apps_v3 (owner TEXT NOT NULL DEFAULT '', name TEXT NOT NULL, kind TEXT NOT NULL, title TEXT, description TEXT,
+  html TEXT, source TEXT, props TEXT, saved_at INTEGER NOT NULL, PRIMARY KEY (owner, name));
+INSERT INTO saved_apps_v3 (owner, name, kind, title, description, html, source, props, saved_at)
+  SELECT '', name, kind, title, description, html, source, props, saved_at FROM saved_apps;
+DROP TABLE saved_apps;
+ALTER TABLE saved_apps_v3 RENAME TO saved_apps;
+CREATE TABLE app_data_v3 (owner TEXT NOT NULL DEFAULT '', app TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+  bytes INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (owner, app, key));
+INSERT INTO app_data_v3 (owner, app, key, value, bytes, updated_at) SELECT '', app, key, value, bytes, updated_at FROM app_data;
+DROP TABLE app_data;
+ALTER TABLE app_data_v3 RENAME TO app_data;
+ALTER TABLE server_log ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+`
+const hasOwners = (db: AppsDatabase) => (db.pragma('table_info(saved_apps)') as Array<{ name: string }>).some((c) => c.name === 'owner')
 
 /**
  * Opens (creating when missing) the SQLite file that holds renders, saved apps, app data and logs.
@@ -80,6 +103,9 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
     db.exec(SCHEMA)
     // Schema 1 logged at 'warn'; the log now uses the MCP levels, which spell it 'warning'.
     if (version < 2) db.exec("UPDATE server_log SET level = 'warning' WHERE level = 'warn'")
+    // Checked again inside the write lock: another process may have migrated the file meanwhile.
+    if (!hasOwners(db)) db.transaction(() => !hasOwners(db) && db.exec(OWNERS)).immediate()
+    db.exec('CREATE INDEX IF NOT EXISTS server_log_by_owner ON server_log (owner, id)')
     // Written on every open, so a file the process may read but not write fails here, not mid tool call.
     db.pragma(`user_version = ${SCHEMA_VERSION}`)
     return db

@@ -1,7 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import * as z from 'zod'
-import type { AppServer } from '../server/app-server.js'
+import type { AppServer, ToolExtra } from '../server/app-server.js'
+import { subjectOf } from '../server/subject.js'
+import { channelKey, scopeChannelStore } from '../channel/subject-scope.js'
 import { invalidOption } from '../server/errors.js'
 import type { ChannelStore } from '../channel/store.js'
 import { CHANNEL_META_KEY, DuetError } from 'duetkit/protocol'
@@ -53,12 +55,15 @@ const COMPILED_CACHE_SIZE = 32
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
-/** The text the agent reads: the channel, the ways to wait for the user, and where failures go. */
-function shownText(lead: string, channelId: string, storeFlag: string): string {
+/**
+ * The text the agent reads: the channel, the ways to wait for the user, and where failures go. `duet wait`
+ * reads the store directly, so it is given the channel's store key (its id in the caller's subject scope).
+ */
+function shownText(lead: string, channelId: string, storeFlag: string, waitKey = channelId): string {
   return (
     `${lead} Its channel is ${channelId} (fresh for this render; an older copy of the app keeps its own).\n` +
     'To hear from the app, either:\n' +
-    `- run \`duet wait ${channelId}${storeFlag}\` as a background command; it exits as soon as the app has written (at once if it already has). Then call poll_agent_messages({ "channel_id": "${channelId}" }), or\n` +
+    `- run \`duet wait ${waitKey}${storeFlag}\` as a background command; it exits as soon as the app has written (at once if it already has). Then call poll_agent_messages({ "channel_id": "${channelId}" }), or\n` +
     `- stay in your turn: poll_agent_messages({ "channel_id": "${channelId}", "wait_seconds": ${SUGGESTED_WAIT_SECONDS} }) returns as soon as the app writes; call it again if it comes back empty.\n` +
     `Answer with notify_ui({ "channel_id": "${channelId}", "event": ..., "data": ... }). Keep it with save_app({ "name": ..., "channel_id": "${channelId}" }).\n` +
     `If the app misbehaves: its script errors, thrown components and failed sends are logged with channel_id ${channelId}; read them with tail_server_log({ "level": "error" }).`
@@ -106,22 +111,31 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     return script
   }
 
-  /** Mints the channel and records the render; a render the store refuses closes its channel again. */
-  async function render(input: RenderInput): Promise<string> {
-    const channelId = await channels.open()
+  /**
+   * Mints the channel and records the render, both in the caller's subject space (shared without auth); a
+   * render the store refuses closes its channel again.
+   */
+  async function render(input: RenderInput, subject: string | undefined): Promise<string> {
+    const own = scopeChannelStore(channels, subject)
+    const channelId = await own.open()
     try {
-      await store.recordRender(channelId, input)
+      await store.forSubject(subject).recordRender(channelId, input)
     } catch (err) {
-      await channels.close(channelId).catch(() => {})
+      await own.close(channelId).catch(() => {})
       throw err
     }
     return channelId
   }
 
-  async function showHtml(input: { html: string; title?: string }, lead: (id: string) => string, withBody: boolean): Promise<CallToolResult> {
-    const channelId = await render({ kind: 'html', html: input.html, ...(input.title !== undefined && { title: input.title }) })
+  async function showHtml(
+    input: { html: string; title?: string },
+    lead: (id: string) => string,
+    withBody: boolean,
+    subject: string | undefined,
+  ): Promise<CallToolResult> {
+    const channelId = await render({ kind: 'html', html: input.html, ...(input.title !== undefined && { title: input.title }) }, subject)
     return {
-      content: [{ type: 'text', text: shownText(lead(channelId), channelId, storeFlag) }],
+      content: [{ type: 'text', text: shownText(lead(channelId), channelId, storeFlag, channelKey(subject, channelId)) }],
       // The fragment travels in the tool input already; only load_app, whose input is a name, repeats it here.
       structuredContent: {
         channel_id: channelId,
@@ -133,17 +147,24 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     }
   }
 
-  async function showComponent(input: { source: string; title?: string; props?: Record<string, unknown> }, lead: string): Promise<CallToolResult> {
+  async function showComponent(
+    input: { source: string; title?: string; props?: Record<string, unknown> },
+    lead: string,
+    subject: string | undefined,
+  ): Promise<CallToolResult> {
     // Compile first: a broken module must not cost a channel or a render record.
     await compiled(input.source)
-    const channelId = await render({
-      kind: 'component',
-      source: input.source,
-      ...(input.title !== undefined && { title: input.title }),
-      ...(input.props !== undefined && { props: input.props }),
-    })
+    const channelId = await render(
+      {
+        kind: 'component',
+        source: input.source,
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.props !== undefined && { props: input.props }),
+      },
+      subject,
+    )
     return {
-      content: [{ type: 'text', text: shownText(lead, channelId, storeFlag) }],
+      content: [{ type: 'text', text: shownText(lead, channelId, storeFlag, channelKey(subject, channelId)) }],
       // The compiled script stays out of what the agent reads: the shell fetches it with get_render.
       structuredContent: {
         channel_id: channelId,
@@ -171,8 +192,8 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       },
       view: { html: shellHtml, uri: SHELL_URI },
     },
-    (args: { html: string; title?: string }) =>
-      guarded(() => showHtml(args, () => `Showing ${args.title ? `"${args.title}"` : 'the fragment'} to the user.`, false)),
+    (args: { html: string; title?: string }, extra: ToolExtra) =>
+      guarded(() => showHtml(args, () => `Showing ${args.title ? `"${args.title}"` : 'the fragment'} to the user.`, false, subjectOf(extra))),
   )
 
   app.tool(
@@ -192,8 +213,8 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       },
       _meta: VIEW_META,
     },
-    (args: { source: string; title?: string; props?: Record<string, unknown> }) =>
-      guarded(() => showComponent(args, `Showing ${args.title ? `"${args.title}"` : 'the component'} to the user.`)),
+    (args: { source: string; title?: string; props?: Record<string, unknown> }, extra: ToolExtra) =>
+      guarded(() => showComponent(args, `Showing ${args.title ? `"${args.title}"` : 'the component'} to the user.`, subjectOf(extra))),
   )
 
   app.tool(
@@ -207,9 +228,9 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       annotations: { readOnlyHint: true },
       visibility: ['app'],
     },
-    (args: { channel_id: string }) =>
+    (args: { channel_id: string }, extra: ToolExtra) =>
       guarded(async () => {
-        const record = await store.getRender(args.channel_id)
+        const record = await store.forSubject(subjectOf(extra)).getRender(args.channel_id)
         if (!record) {
           throw new DuetError(
             'NOT_FOUND',
@@ -228,16 +249,18 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       }),
   )
 
-  const onLoad: LoadAppHook = (saved: SavedApp) =>
+  const onLoad: LoadAppHook = (saved: SavedApp, extra: ToolExtra) =>
     guarded(() => {
+      const subject = subjectOf(extra)
       const about = `Loaded the saved app '${saved.name}'${saved.description ? ` (${saved.description})` : ''} and showing it again.`
       if (saved.kind === 'component') {
         return showComponent(
           { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }) },
           about,
+          subject,
         )
       }
-      return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }) }, () => about, true)
+      return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }) }, () => about, true, subject)
     })
 
   return { onLoad, viewMeta: VIEW_META }

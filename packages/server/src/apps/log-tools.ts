@@ -1,5 +1,6 @@
 import * as z from 'zod'
-import type { AppServer } from '../server/app-server.js'
+import type { AppServer, ToolExtra } from '../server/app-server.js'
+import { subjectOf } from '../server/subject.js'
 import type { AppStore } from './app-store.js'
 import { formatLogEntry, LOG_LEVELS, MAX_TAIL } from './server-log.js'
 import { guarded } from '../server/tool-error.js'
@@ -18,9 +19,9 @@ export function registerLogTools(app: Pick<AppServer, 'tool'>, store: AppStore):
       },
       visibility: ['app'],
     },
-    (args: { level: (typeof LOG_LEVELS)[number]; message: string; data?: unknown }) =>
+    (args: { level: (typeof LOG_LEVELS)[number]; message: string; data?: unknown }, extra: ToolExtra) =>
       guarded(async () => {
-        const entry = await store.log(args.level, args.message, args.data)
+        const entry = await store.forSubject(subjectOf(extra)).log(args.level, args.message, args.data)
         return toolResult(`Logged #${entry.id}.`, { id: entry.id })
       }),
   )
@@ -35,9 +36,9 @@ export function registerLogTools(app: Pick<AppServer, 'tool'>, store: AppStore):
       },
       annotations: { readOnlyHint: true },
     },
-    (args: { n?: number; level?: (typeof LOG_LEVELS)[number] }) =>
+    (args: { n?: number; level?: (typeof LOG_LEVELS)[number] }, extra: ToolExtra) =>
       guarded(async () => {
-        const entries = await store.tail(args.n ?? 50, args.level)
+        const entries = await store.forSubject(subjectOf(extra)).tail(args.n ?? 50, args.level)
         const text = entries.length ? entries.map(formatLogEntry).join('\n') : 'The log is empty.'
         return toolResult(text, { entries: entries.map((e) => ({ ...e, at: new Date(e.at).toISOString() })) })
       }),

@@ -1,8 +1,10 @@
-import { createClient } from 'redis'
 import { DuetError, type LogLevel } from 'duetkit/protocol'
 import { checkChannelId } from '../channel/store.js'
+import { connectRedis, redactRedisUrl, redisUnavailable, type RedisClient } from '../channel/redis-connection.js'
 import { checkPut, encodeValue, keysFullError, merged, noDataError, type DataInfo, type PutDataOptions } from './app-data.js'
-import type { AppStore } from './app-store.js'
+import type { AppStore, AppStoreOperations } from './app-store.js'
+import { inSubjectSpace } from './subject-space.js'
+import { checkSubject, subjectScope } from '../channel/subject-scope.js'
 import type { AppLimits } from './limits.js'
 import { checkAppName, checkDataKey } from './names.js'
 import { pageOf, type DataPage, type PageRequest } from './paging.js'
@@ -27,12 +29,16 @@ const PREFIX = 'duet:{apps}:'
 const RENDERS = `${PREFIX}renders` // sorted set: channel id by recording order
 const RENDER_SEQ = `${PREFIX}render-seq`
 const renderKey = (channelId: string) => `${PREFIX}render:${channelId}` // hash of the render's columns
-const SAVED = `${PREFIX}saved` // sorted set: name by savedAt
-const savedKey = (name: string) => `${PREFIX}saved:${name}`
-const dataKey = (app: string) => `${PREFIX}data:${app}` // hash: key → JSON value
-const versionKey = (app: string) => `${PREFIX}data-version:${app}` // hash: key → write count, for compare-and-set
-const LOG = `${PREFIX}log` // list of '<level> <entry JSON>', oldest first
-const LOG_SEQ = `${PREFIX}log-seq`
+// Saved apps, data and the log live in an owner's space: the shared one (no subject, and every key written
+// before subjects existed) or a subject's (see forSubject). Renders are keyed by channel store key, which
+// already carries the subject's scope, so they stay in one store-wide set.
+const subjectPrefix = (scope: string) => `${PREFIX}sub:${scope}:`
+const savedSet = (ns: string) => `${ns}saved` // sorted set: name by savedAt
+const savedKey = (ns: string, name: string) => `${ns}saved:${name}`
+const dataKey = (ns: string, app: string) => `${ns}data:${app}` // hash: key → JSON value
+const versionKey = (ns: string, app: string) => `${ns}data-version:${app}` // hash: key → write count, for compare-and-set
+const logList = (ns: string) => `${ns}log` // list of '<level> <entry JSON>', oldest first
+const logSeq = (ns: string) => `${ns}log-seq`
 
 // Each script runs atomically, so replicas racing on one name, key or cap see one order of events,
 // as the SQLite store's immediate transactions give between local processes.
@@ -108,39 +114,13 @@ return out
 // A compare-and-set that keeps losing means dozens of writers on one key; give up with a clear error.
 const MAX_PUT_ATTEMPTS = 200
 
-type Client = ReturnType<typeof createClient>
+type Client = RedisClient
 
 /** Connects to Redis at `url` and returns the agent-apps store every replica on that server shares. */
 export async function openRedisAppStore(url: string, limits: AppLimits): Promise<AppStore> {
-  const shown = url.replace(/\/\/[^@/]*@/, '//***@')
-  let everConnected = false
-  const client: Client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 5000,
-      // A wrong URL fails now; a server that goes away later is retried for as long as it takes.
-      reconnectStrategy: (retries: number) => (!everConnected && retries >= 2 ? new Error('cannot connect') : Math.min(50 * (retries + 1), 2000)),
-    },
-  })
-  client.on('ready', () => {
-    everConnected = true
-  })
-  // Errors surface on the failing command; an unhandled 'error' event would end the process.
-  client.on('error', () => {})
-  const unavailable = (err: unknown) =>
-    new DuetError(
-      'STORE_UNAVAILABLE',
-      `The Redis agent-apps store at ${shown} cannot be reached (${err instanceof Error ? err.message : String(err)}). Check that Redis is running and the URL is right.`,
-      undefined,
-      { cause: err },
-    )
-  try {
-    await client.connect()
-  } catch (err) {
-    if (client.isOpen) client.destroy()
-    throw unavailable(err)
-  }
+  const shown = redactRedisUrl(url)
+  const unavailable = (err: unknown) => redisUnavailable('agent-apps store', url, err)
+  const client: Client = await connectRedis(url, 'agent-apps store')
 
   let closed = false
   /** Runs one Redis exchange; DISPOSED after close, STORE_UNAVAILABLE when Redis fails. */
@@ -177,134 +157,147 @@ export async function openRedisAppStore(url: string, limits: AppLimits): Promise
     description: hash.description ?? null,
     saved_at: Number(hash.saved_at),
   })
-  /** Saved names, newest first and then by name, as list_saved_apps orders them. */
-  async function savedNames(): Promise<string[]> {
-    const entries = await redis(() => client.zRangeWithScores(SAVED, 0, -1))
-    return entries.sort((a, b) => b.score - a.score || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)).map((e) => e.value)
+  /** The operations of one owner's space, under key prefix `ns`. */
+  const space = (ns: string): AppStoreOperations => {
+    /** Saved names, newest first and then by name, as list_saved_apps orders them. */
+    async function savedNames(): Promise<string[]> {
+      const entries = await redis(() => client.zRangeWithScores(savedSet(ns), 0, -1))
+      return entries.sort((a, b) => b.score - a.score || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)).map((e) => e.value)
+    }
+    const sortedKeys = async (app: string) => (await redis(() => client.hKeys(dataKey(ns, app)))).sort()
+
+    return {
+      async recordRender(channelId: string, input: RenderInput): Promise<RenderRecord> {
+        checkChannelId(channelId)
+        const row = renderToRow(input, limits)
+        const renderedAt = Date.now()
+        await script(
+          RECORD_RENDER,
+          [RENDERS, renderKey(channelId), RENDER_SEQ],
+          [String(limits.maxRenders), channelId, renderKey(''), ...renderFields(row), 'at', String(renderedAt)],
+        )
+        return { ...rowToRender(row), channelId, renderedAt }
+      },
+
+      async getRender(channelId: string): Promise<RenderRecord | undefined> {
+        checkChannelId(channelId)
+        const hash = await redis(() => client.hGetAll(renderKey(channelId)))
+        if (hash.kind === undefined) return undefined
+        return { ...rowToRender(rowOf(hash)), channelId, renderedAt: Number(hash.at) }
+      },
+
+      async saveApp(name: string, channelId: string, options: SaveAppOptions = {}): Promise<SavedApp> {
+        checkAppName(name)
+        checkChannelId(channelId)
+        checkDescription(options.description)
+        const savedAt = Date.now()
+        const hasDescription = options.description !== undefined
+        const reply = (await script(
+          SAVE_APP,
+          [renderKey(channelId), savedKey(ns, name), savedSet(ns)],
+          [name, options.replace ? '1' : '0', String(limits.maxSavedApps), String(savedAt), hasDescription ? '1' : '0', options.description ?? ''],
+        )) as [string, string[]?]
+        if (reply[0] === 'no-render') throw noRenderError(channelId)
+        if (reply[0] === 'taken') throw nameTakenError(name)
+        if (reply[0] === 'full') throw savedAppsFullError(limits)
+        const render = pairs(reply[1] ?? [])
+        return rowToSaved(savedRow(name, { ...render, saved_at: String(savedAt), ...(hasDescription && { description: options.description! }) }))
+      },
+
+      async listApps(): Promise<SavedAppSummary[]> {
+        const names = await savedNames()
+        const rows = await redis(() => Promise.all(names.map((name) => client.hmGet(savedKey(ns, name), ['kind', 'title', 'description', 'saved_at']))))
+        const apps: SavedAppSummary[] = []
+        names.forEach((name, i) => {
+          const [kind, title, description, savedAt] = rows[i]!
+          // Deleted between the two reads: leave it out, as a later list would.
+          if (kind === null || kind === undefined) return
+          const summary: SavedAppSummary = { name, kind: kind as SavedAppSummary['kind'], savedAt: Number(savedAt) }
+          if (title !== null && title !== undefined) summary.title = title
+          if (description !== null && description !== undefined) summary.description = description
+          apps.push(summary)
+        })
+        return apps
+      },
+
+      async loadApp(name: string): Promise<SavedApp> {
+        checkAppName(name)
+        const hash = await redis(() => client.hGetAll(savedKey(ns, name)))
+        if (hash.kind !== undefined) return rowToSaved(savedRow(name, hash))
+        throw noSavedAppError(name, await savedNames())
+      },
+
+      async deleteApp(name: string): Promise<boolean> {
+        checkAppName(name)
+        const [deleted] = await redis(() => client.multi().del(savedKey(ns, name)).zRem(savedSet(ns), name).exec())
+        return Number(deleted) > 0
+      },
+
+      async putData(app: string, key: string, value: unknown, options: PutDataOptions = {}): Promise<DataInfo> {
+        checkPut(app, key, value)
+        const append = options.append === true
+        for (let attempt = 0; attempt < MAX_PUT_ATTEMPTS; attempt++) {
+          // Read the version with the value, so a write in between makes the set below fail and this loop retry.
+          const [stored, version, count] = await redis(() =>
+            client.multi().hGet(dataKey(ns, app), key).hGet(versionKey(ns, app), key).hLen(dataKey(ns, app)).exec(),
+          )
+          const current = typeof stored === 'string' ? stored : undefined
+          if (current === undefined && Number(count) >= limits.maxKeysPerApp) throw keysFullError(app, limits)
+          const { json, info } = encodeValue(app, key, merged(app, key, current, value, append), limits)
+          const outcome = await script(
+            PUT_DATA,
+            [dataKey(ns, app), versionKey(ns, app)],
+            [key, typeof version === 'string' ? version : '', json, String(limits.maxKeysPerApp)],
+          )
+          if (outcome === 'ok') return info
+          if (outcome === 'full') throw keysFullError(app, limits)
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * (attempt + 1))))
+        }
+        throw new DuetError(
+          'STORE_UNAVAILABLE',
+          `${app}/${key} changed under every one of ${MAX_PUT_ATTEMPTS} attempts to write it: too many writers on one key. Retry, or spread the writes over several keys.`,
+        )
+      },
+
+      async getData(app: string, key: string, request: PageRequest = {}): Promise<DataPage> {
+        checkAppName(app, 'app')
+        checkDataKey(key)
+        const stored = await redis(() => client.hGet(dataKey(ns, app), key))
+        if (typeof stored !== 'string') throw noDataError(app, key, await sortedKeys(app))
+        return pageOf(JSON.parse(stored), request, limits)
+      },
+
+      async dataKeys(app: string): Promise<string[]> {
+        checkAppName(app, 'app')
+        return sortedKeys(app)
+      },
+
+      async log(level: LogLevel, message: string, data?: unknown): Promise<LogEntry> {
+        const json = checkLogEntry(level, message, data, limits)
+        const at = Date.now()
+        const id = await script(WRITE_LOG, [logList(ns), logSeq(ns)], [level, String(at), JSON.stringify(message), json ?? '', String(limits.maxLogRows)])
+        const entry: LogEntry = { id: Number(id), at, level, message }
+        if (json !== null) entry.data = JSON.parse(json)
+        return entry
+      },
+
+      async tail(n: number, level?: LogLevel): Promise<LogEntry[]> {
+        checkTail(n, level)
+        const rows = (await script(TAIL_LOG, [logList(ns)], [String(n), ...(level === undefined ? [] : levelsFrom(level))])) as string[]
+        return rows.reverse().map((row) => JSON.parse(row) as LogEntry)
+      },
+    }
   }
-  const sortedKeys = async (app: string) => (await redis(() => client.hKeys(dataKey(app)))).sort()
+  const shared = space(PREFIX)
 
   const store: AppStore = {
+    ...shared,
     backend: 'redis',
     location: shown,
     limits: Object.freeze({ ...limits }),
-
-    async recordRender(channelId: string, input: RenderInput): Promise<RenderRecord> {
-      checkChannelId(channelId)
-      const row = renderToRow(input, limits)
-      const renderedAt = Date.now()
-      await script(
-        RECORD_RENDER,
-        [RENDERS, renderKey(channelId), RENDER_SEQ],
-        [String(limits.maxRenders), channelId, renderKey(''), ...renderFields(row), 'at', String(renderedAt)],
-      )
-      return { ...rowToRender(row), channelId, renderedAt }
-    },
-
-    async getRender(channelId: string): Promise<RenderRecord | undefined> {
-      checkChannelId(channelId)
-      const hash = await redis(() => client.hGetAll(renderKey(channelId)))
-      if (hash.kind === undefined) return undefined
-      return { ...rowToRender(rowOf(hash)), channelId, renderedAt: Number(hash.at) }
-    },
-
-    async saveApp(name: string, channelId: string, options: SaveAppOptions = {}): Promise<SavedApp> {
-      checkAppName(name)
-      checkChannelId(channelId)
-      checkDescription(options.description)
-      const savedAt = Date.now()
-      const hasDescription = options.description !== undefined
-      const reply = (await script(
-        SAVE_APP,
-        [renderKey(channelId), savedKey(name), SAVED],
-        [name, options.replace ? '1' : '0', String(limits.maxSavedApps), String(savedAt), hasDescription ? '1' : '0', options.description ?? ''],
-      )) as [string, string[]?]
-      if (reply[0] === 'no-render') throw noRenderError(channelId)
-      if (reply[0] === 'taken') throw nameTakenError(name)
-      if (reply[0] === 'full') throw savedAppsFullError(limits)
-      const render = pairs(reply[1] ?? [])
-      return rowToSaved(savedRow(name, { ...render, saved_at: String(savedAt), ...(hasDescription && { description: options.description! }) }))
-    },
-
-    async listApps(): Promise<SavedAppSummary[]> {
-      const names = await savedNames()
-      const rows = await redis(() => Promise.all(names.map((name) => client.hmGet(savedKey(name), ['kind', 'title', 'description', 'saved_at']))))
-      const apps: SavedAppSummary[] = []
-      names.forEach((name, i) => {
-        const [kind, title, description, savedAt] = rows[i]!
-        // Deleted between the two reads: leave it out, as a later list would.
-        if (kind === null || kind === undefined) return
-        const summary: SavedAppSummary = { name, kind: kind as SavedAppSummary['kind'], savedAt: Number(savedAt) }
-        if (title !== null && title !== undefined) summary.title = title
-        if (description !== null && description !== undefined) summary.description = description
-        apps.push(summary)
-      })
-      return apps
-    },
-
-    async loadApp(name: string): Promise<SavedApp> {
-      checkAppName(name)
-      const hash = await redis(() => client.hGetAll(savedKey(name)))
-      if (hash.kind !== undefined) return rowToSaved(savedRow(name, hash))
-      throw noSavedAppError(name, await savedNames())
-    },
-
-    async deleteApp(name: string): Promise<boolean> {
-      checkAppName(name)
-      const [deleted] = await redis(() => client.multi().del(savedKey(name)).zRem(SAVED, name).exec())
-      return Number(deleted) > 0
-    },
-
-    async putData(app: string, key: string, value: unknown, options: PutDataOptions = {}): Promise<DataInfo> {
-      checkPut(app, key, value)
-      const append = options.append === true
-      for (let attempt = 0; attempt < MAX_PUT_ATTEMPTS; attempt++) {
-        // Read the version with the value, so a write in between makes the set below fail and this loop retry.
-        const [stored, version, count] = await redis(() => client.multi().hGet(dataKey(app), key).hGet(versionKey(app), key).hLen(dataKey(app)).exec())
-        const current = typeof stored === 'string' ? stored : undefined
-        if (current === undefined && Number(count) >= limits.maxKeysPerApp) throw keysFullError(app, limits)
-        const { json, info } = encodeValue(app, key, merged(app, key, current, value, append), limits)
-        const outcome = await script(
-          PUT_DATA,
-          [dataKey(app), versionKey(app)],
-          [key, typeof version === 'string' ? version : '', json, String(limits.maxKeysPerApp)],
-        )
-        if (outcome === 'ok') return info
-        if (outcome === 'full') throw keysFullError(app, limits)
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * (attempt + 1))))
-      }
-      throw new DuetError(
-        'STORE_UNAVAILABLE',
-        `${app}/${key} changed under every one of ${MAX_PUT_ATTEMPTS} attempts to write it: too many writers on one key. Retry, or spread the writes over several keys.`,
-      )
-    },
-
-    async getData(app: string, key: string, request: PageRequest = {}): Promise<DataPage> {
-      checkAppName(app, 'app')
-      checkDataKey(key)
-      const stored = await redis(() => client.hGet(dataKey(app), key))
-      if (typeof stored !== 'string') throw noDataError(app, key, await sortedKeys(app))
-      return pageOf(JSON.parse(stored), request, limits)
-    },
-
-    async dataKeys(app: string): Promise<string[]> {
-      checkAppName(app, 'app')
-      return sortedKeys(app)
-    },
-
-    async log(level: LogLevel, message: string, data?: unknown): Promise<LogEntry> {
-      const json = checkLogEntry(level, message, data, limits)
-      const at = Date.now()
-      const id = await script(WRITE_LOG, [LOG, LOG_SEQ], [level, String(at), JSON.stringify(message), json ?? '', String(limits.maxLogRows)])
-      const entry: LogEntry = { id: Number(id), at, level, message }
-      if (json !== null) entry.data = JSON.parse(json)
-      return entry
-    },
-
-    async tail(n: number, level?: LogLevel): Promise<LogEntry[]> {
-      checkTail(n, level)
-      const rows = (await script(TAIL_LOG, [LOG], [String(n), ...(level === undefined ? [] : levelsFrom(level))])) as string[]
-      return rows.reverse().map((row) => JSON.parse(row) as LogEntry)
+    forSubject(subject: string | undefined) {
+      checkSubject(subject, 'forSubject')
+      return inSubjectSpace(subject === undefined ? shared : space(subjectPrefix(subjectScope(subject))), subject)
     },
 
     async close(): Promise<void> {

@@ -4,6 +4,7 @@ import type { AppServer, ToolExtra } from '../server/app-server.js'
 import type { AppStore } from './app-store.js'
 import type { SavedApp } from './saved-apps.js'
 import { guarded } from '../server/tool-error.js'
+import { subjectOf } from '../server/subject.js'
 import { toolResult } from './tool-result.js'
 
 /**
@@ -32,9 +33,9 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
         replace: z.boolean().optional().describe('overwrite a saved app of the same name'),
       },
     },
-    (args: { name: string; channel_id: string; description?: string; replace?: boolean }) =>
+    (args: { name: string; channel_id: string; description?: string; replace?: boolean }, extra: ToolExtra) =>
       guarded(async () => {
-        const saved = await store.saveApp(args.name, args.channel_id, {
+        const saved = await store.forSubject(subjectOf(extra)).saveApp(args.name, args.channel_id, {
           ...(args.description !== undefined && { description: args.description }),
           ...(args.replace !== undefined && { replace: args.replace }),
         })
@@ -52,9 +53,9 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       description: 'List saved apps, newest first: name, kind, title, description.',
       annotations: { readOnlyHint: true },
     },
-    () =>
+    (_args: Record<string, never>, extra: ToolExtra) =>
       guarded(async () => {
-        const apps = (await store.listApps()).map((a) => ({ ...a, savedAt: new Date(a.savedAt).toISOString() }))
+        const apps = (await store.forSubject(subjectOf(extra)).listApps()).map((a) => ({ ...a, savedAt: new Date(a.savedAt).toISOString() }))
         return toolResult(apps.length ? JSON.stringify(apps) : 'No saved apps yet: render one, then save_app.', { apps })
       }),
   )
@@ -70,7 +71,7 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
     },
     (args: { name: string }, extra: ToolExtra) =>
       guarded(async () => {
-        const saved = await store.loadApp(args.name)
+        const saved = await store.forSubject(subjectOf(extra)).loadApp(args.name)
         if (onLoad) return onLoad(saved, extra)
         const record = { ...saved, savedAt: new Date(saved.savedAt).toISOString() }
         return toolResult(`${redisplayHint(saved)}\n${JSON.stringify(record)}`, { app: record })
@@ -84,9 +85,9 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       inputSchema: { name: z.string() },
       annotations: { destructiveHint: true },
     },
-    (args: { name: string }) =>
+    (args: { name: string }, extra: ToolExtra) =>
       guarded(async () => {
-        const deleted = await store.deleteApp(args.name)
+        const deleted = await store.forSubject(subjectOf(extra)).deleteApp(args.name)
         return toolResult(deleted ? `Deleted '${args.name}'.` : `No saved app was named '${args.name}'; nothing deleted.`, { deleted })
       }),
   )

@@ -82,42 +82,45 @@ export function rowToSaved(row: SavedRow): SavedApp {
   return app
 }
 
-/** Saved apps: named copies of render records, kept until deleted. */
+/**
+ * Saved apps: named copies of render records, kept until deleted. Returns the operations of one owner's space
+ * ('' shared, or a subject's scope): names, the cap and lists are per owner.
+ */
 export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
   const renderOf = db.prepare('SELECT kind, title, html, source, props FROM renders WHERE channel_id = ?')
-  const exists = db.prepare('SELECT 1 FROM saved_apps WHERE name = ?')
-  const count = db.prepare('SELECT count(*) AS n FROM saved_apps')
-  const upsert = db.prepare(`INSERT INTO saved_apps (name, kind, title, description, html, source, props, saved_at)
-    VALUES (@name, @kind, @title, @description, @html, @source, @props, @savedAt)
-    ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, title = excluded.title, description = excluded.description,
+  const exists = db.prepare('SELECT 1 FROM saved_apps WHERE owner = ? AND name = ?')
+  const count = db.prepare('SELECT count(*) AS n FROM saved_apps WHERE owner = ?')
+  const upsert = db.prepare(`INSERT INTO saved_apps (owner, name, kind, title, description, html, source, props, saved_at)
+    VALUES (@owner, @name, @kind, @title, @description, @html, @source, @props, @savedAt)
+    ON CONFLICT (owner, name) DO UPDATE SET kind = excluded.kind, title = excluded.title, description = excluded.description,
       html = excluded.html, source = excluded.source, props = excluded.props, saved_at = excluded.saved_at`)
-  const list = db.prepare('SELECT name, kind, title, description, saved_at FROM saved_apps ORDER BY saved_at DESC, name')
-  const load = db.prepare('SELECT * FROM saved_apps WHERE name = ?')
-  const remove = db.prepare('DELETE FROM saved_apps WHERE name = ?')
+  const list = db.prepare('SELECT name, kind, title, description, saved_at FROM saved_apps WHERE owner = ? ORDER BY saved_at DESC, name')
+  const load = db.prepare('SELECT name, kind, title, description, html, source, props, saved_at FROM saved_apps WHERE owner = ? AND name = ?')
+  const remove = db.prepare('DELETE FROM saved_apps WHERE owner = ? AND name = ?')
 
   // Check and write in one transaction, so two processes saving one name cannot both succeed.
-  const save = db.transaction((name: string, channelId: string, options: SaveAppOptions): SavedApp => {
+  const save = db.transaction((owner: string, name: string, channelId: string, options: SaveAppOptions): SavedApp => {
     const render = renderOf.get(channelId) as RenderRow | undefined
     if (!render) throw noRenderError(channelId)
-    const taken = exists.get(name) !== undefined
+    const taken = exists.get(owner, name) !== undefined
     if (taken && !options.replace) throw nameTakenError(name)
-    if (!taken && (count.get() as { n: number }).n >= limits.maxSavedApps) throw savedAppsFullError(limits)
+    if (!taken && (count.get(owner) as { n: number }).n >= limits.maxSavedApps) throw savedAppsFullError(limits)
     const savedAt = Date.now()
-    upsert.run({ name, ...render, description: options.description ?? null, savedAt })
+    upsert.run({ owner, name, ...render, description: options.description ?? null, savedAt })
     return rowToSaved({ name, ...render, description: options.description ?? null, saved_at: savedAt })
   })
 
-  return {
+  return (owner: string) => ({
     /** Saves what was last rendered on a channel under a name. */
     saveApp(name: string, channelId: string, options: SaveAppOptions = {}): SavedApp {
       checkAppName(name)
       checkChannelId(channelId)
       checkDescription(options.description)
-      return save.immediate(name, channelId, options)
+      return save.immediate(owner, name, channelId, options)
     },
     /** Every saved app, newest first, without its body. */
     listApps(): SavedAppSummary[] {
-      return (list.all() as SavedRow[]).map((row) => {
+      return (list.all(owner) as SavedRow[]).map((row) => {
         const summary: SavedAppSummary = { name: row.name, kind: row.kind as SavedAppSummary['kind'], savedAt: row.saved_at }
         if (row.title !== null) summary.title = row.title
         if (row.description !== null) summary.description = row.description
@@ -127,17 +130,17 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
     /** One saved app with its body; `NOT_FOUND` names the apps that do exist. */
     loadApp(name: string): SavedApp {
       checkAppName(name)
-      const row = load.get(name) as SavedRow | undefined
+      const row = load.get(owner, name) as SavedRow | undefined
       if (row) return rowToSaved(row)
       throw noSavedAppError(
         name,
-        (list.all() as SavedRow[]).map((r) => r.name),
+        (list.all(owner) as SavedRow[]).map((r) => r.name),
       )
     },
     /** Deletes a saved app; returns false when there was none of that name. */
     deleteApp(name: string): boolean {
       checkAppName(name)
-      return remove.run(name).changes > 0
+      return remove.run(owner, name).changes > 0
     },
-  }
+  })
 }

@@ -61,29 +61,33 @@ export const levelsFrom = (level: LogLevel): LogLevel[] => LOG_LEVELS.slice(LOG_
 
 /**
  * The server log: capped rows in the store's SQLite file, written by apps (`write_server_log`)
- * and the server, read by the agent (`tail_server_log`) when it debugs an app.
+ * and the server, read by the agent (`tail_server_log`) when it debugs an app. Returns the log of one
+ * owner ('' shared, or a subject's scope): each owner keeps its own last `maxLogRows` rows.
  */
 export function createServerLog(db: AppsDatabase, limits: AppLimits) {
-  const insert = db.prepare('INSERT INTO server_log (at, level, message, data) VALUES (?, ?, ?, ?)')
-  const trim = db.prepare('DELETE FROM server_log WHERE id <= ?')
-  const tailAll = db.prepare('SELECT * FROM (SELECT * FROM server_log ORDER BY id DESC LIMIT ?) ORDER BY id')
+  const COLUMNS = 'id, at, level, message, data'
+  const insert = db.prepare('INSERT INTO server_log (owner, at, level, message, data) VALUES (?, ?, ?, ?, ?)')
+  // Ids grow (AUTOINCREMENT) but interleave between owners: the cut is this owner's cap-th newest row.
+  const trim = db.prepare(
+    'DELETE FROM server_log WHERE owner = @owner AND id <= (SELECT id FROM server_log WHERE owner = @owner ORDER BY id DESC LIMIT 1 OFFSET @cap)',
+  )
+  const tailAll = db.prepare(`SELECT * FROM (SELECT ${COLUMNS} FROM server_log WHERE owner = ? ORDER BY id DESC LIMIT ?) ORDER BY id`)
   const tailAtLeast = db.prepare(
-    'SELECT * FROM (SELECT * FROM server_log WHERE level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY id',
+    `SELECT * FROM (SELECT ${COLUMNS} FROM server_log WHERE owner = ? AND level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY id`,
   )
 
-  const write = db.transaction((at: number, level: LogLevel, message: string, data: string | null): number => {
-    const id = Number(insert.run(at, level, message, data).lastInsertRowid)
-    // Ids only grow (AUTOINCREMENT), so everything at or below id - cap is older than the newest rows kept.
-    trim.run(id - limits.maxLogRows)
+  const write = db.transaction((owner: string, at: number, level: LogLevel, message: string, data: string | null): number => {
+    const id = Number(insert.run(owner, at, level, message, data).lastInsertRowid)
+    trim.run({ owner, cap: limits.maxLogRows })
     return id
   })
 
-  return {
+  return (owner: string) => ({
     /** Appends a log row; errors on a bad level or an oversized message or data, writing nothing. */
     log(level: LogLevel, message: string, data?: unknown): LogEntry {
       const json = checkLogEntry(level, message, data, limits)
       const at = Date.now()
-      const id = write.immediate(at, level, message, json)
+      const id = write.immediate(owner, at, level, message, json)
       const entry: LogEntry = { id, at, level, message }
       if (json !== null) entry.data = JSON.parse(json)
       return entry
@@ -91,7 +95,7 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
     /** The last `n` rows, oldest first; with `level`, only rows at that level or above. */
     tail(n: number, level?: LogLevel): LogEntry[] {
       checkTail(n, level)
-      const rows = (level === undefined ? tailAll.all(n) : tailAtLeast.all(JSON.stringify(levelsFrom(level)), n)) as Array<{
+      const rows = (level === undefined ? tailAll.all(owner, n) : tailAtLeast.all(owner, JSON.stringify(levelsFrom(level)), n)) as Array<{
         id: number
         at: number
         level: LogLevel
@@ -104,7 +108,7 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
         return entry
       })
     },
-  }
+  })
 }
 
 /** One log entry as a line of text: time, level, message and compact data. */

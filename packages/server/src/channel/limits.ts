@@ -9,12 +9,21 @@ export interface ChannelLimits {
   maxPending: number
   /** A channel untouched for this long expires and its messages are removed (default 24 h). */
   idleTtlMs: number
+  /**
+   * Most bytes of unacknowledged messages the whole store holds, every channel and direction together
+   * (default 1 GiB). Acknowledged, closed and expired messages free their bytes.
+   */
+  maxStoreBytes: number
+  /** Most open channels the store holds (default 100,000); closed and expired channels do not count. */
+  maxChannels: number
 }
 
 export const DEFAULT_LIMITS: Readonly<ChannelLimits> = Object.freeze({
   maxPayloadBytes: 1024 * 1024,
   maxPending: 10_000,
   idleTtlMs: 24 * 60 * 60 * 1000,
+  maxStoreBytes: 1024 * 1024 * 1024,
+  maxChannels: 100_000,
 })
 
 const MAX_EVENT_LENGTH = 256
@@ -38,6 +47,8 @@ export function resolveLimits(factory: string, partial: Partial<ChannelLimits> =
 export interface EncodedMessage {
   event: string
   json: string
+  /** UTF-8 bytes of `event` and `json` together: what the message costs against `maxStoreBytes`. */
+  bytes: number
 }
 
 /** Validates and serialises a message; throws BAD_MESSAGE or TOO_LARGE. */
@@ -72,7 +83,7 @@ export function encodeMessage(message: OutgoingMessage, limits: ChannelLimits): 
       { field: 'message', size: bytes, limit: limits.maxPayloadBytes },
     )
   }
-  return { event, json }
+  return { event, json, bytes }
 }
 
 /**
@@ -125,6 +136,25 @@ export function queueFullError(id: string, limits: ChannelLimits): DuetError {
   return new DuetError(
     'QUEUE_FULL',
     `Channel '${id}' already has ${limits.maxPending} unread messages in this direction. The reader has stopped draining; wait for it or open a new channel.`,
+  )
+}
+
+/**
+ * LIMIT_REACHED for a store at one of its quotas, naming the quota, its limit and the current use, so the
+ * operator knows which flag to raise and the caller knows what would free room.
+ */
+export function quotaError(quota: 'maxStoreBytes' | 'maxChannels', limit: number, used: number, adding?: number): DuetError {
+  if (quota === 'maxChannels') {
+    return new DuetError(
+      'LIMIT_REACHED',
+      `The channel store is at its channel quota: ${used} open channels, limit ${limit} (maxChannels). Close channels you no longer need with close_channel (idle ones expire by themselves), or raise the limit (duet serve --max-channels).`,
+      { quota, limit, used },
+    )
+  }
+  return new DuetError(
+    'LIMIT_REACHED',
+    `The channel store is at its storage quota: unread messages take ${used} bytes and this one needs ${adding ?? 0} more, limit ${limit} bytes (maxStoreBytes). Readers free room by acknowledging what they read (poll with after) and closing channels they are done with; or raise the limit (duet serve --max-store-bytes).`,
+    { quota, limit, used, ...(adding !== undefined && { size: adding }) },
   )
 }
 

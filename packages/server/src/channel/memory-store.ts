@@ -1,4 +1,5 @@
-import { decodeData, drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
+import { decodeData, drainMax, encodeMessage, queueFullError, quotaError, waitMs, type ChannelLimits } from './limits.js'
+import { SetAsideListeners } from './set-aside.js'
 import {
   afterTooLarge,
   checkAfter,
@@ -16,6 +17,7 @@ import {
   type DrainOptions,
   type OutgoingMessage,
   type ReadOptions,
+  type SetAsideEvent,
 } from './store.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
@@ -28,21 +30,39 @@ interface StoredMessage {
   event: string
   json: string
   at: number
+  bytes: number
 }
 
 /** A FIFO whose shift is O(1): a read index into an array compacted once half of it is consumed. */
 class Queue {
   private items: StoredMessage[] = []
   private head = 0
+  /** Bytes held; every change is reported to the store's total, so the byte quota costs nothing to check. */
+  bytes = 0
+  constructor(private readonly account: (delta: number) => void) {}
   get length(): number {
     return this.items.length - this.head
   }
   push(item: StoredMessage): void {
     this.items.push(item)
+    this.change(item.bytes)
   }
   remove(item: StoredMessage): void {
     const at = this.items.indexOf(item, this.head)
-    if (at >= 0) this.items.splice(at, 1)
+    if (at >= 0) {
+      this.items.splice(at, 1)
+      this.change(-item.bytes)
+    }
+  }
+  /** Empties the queue (close, expiry), giving its bytes back. */
+  clear(): void {
+    this.items = []
+    this.head = 0
+    this.change(-this.bytes)
+  }
+  private change(delta: number): void {
+    this.bytes += delta
+    this.account(delta)
   }
   /** The oldest `max` messages with ids above `since`, left in place. */
   first(max: number, since = 0): StoredMessage[] {
@@ -53,7 +73,7 @@ class Queue {
   /** Removes every message whose id is at most `upTo`; returns how many. Ids grow, so they sit at the front. */
   ackUpTo(upTo: number): number {
     const start = this.head
-    while (this.head < this.items.length && Number(this.items[this.head].id) <= upTo) this.head++
+    while (this.head < this.items.length && Number(this.items[this.head].id) <= upTo) this.change(-this.items[this.head++].bytes)
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head)
       this.head = 0
@@ -66,6 +86,8 @@ interface Channel {
   open: boolean
   touchedAt: number
   seq: number
+  /** An app-side call used it, or `open` minted it. */
+  appSeen: boolean
   queues: Record<Direction, Queue>
 }
 
@@ -80,48 +102,68 @@ class MemoryChannelStore implements ChannelStore {
   private readonly bell = new Bell()
   private readonly stopSweeper: () => void
   private setAside = 0
+  private readonly setAsideListeners = new SetAsideListeners()
+  // Store-wide use, kept current on every change so a quota check is one comparison.
+  private bytes = 0
+  private openChannels = 0
+  private readonly account = (delta: number) => {
+    this.bytes += delta
+  }
 
   constructor(private readonly limits: ChannelLimits) {
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
   }
 
-  private create(id: string, now: number): Channel {
-    const channel: Channel = { open: true, touchedAt: now, seq: 0, queues: { 'app-to-agent': new Queue(), 'agent-to-app': new Queue() } }
+  private queues(): Record<Direction, Queue> {
+    return { 'app-to-agent': new Queue(this.account), 'agent-to-app': new Queue(this.account) }
+  }
+
+  /** A new open channel, within the channel quota (idle channels are expired first so they hold no room). */
+  private create(id: string, now: number, appSeen: boolean): Channel {
+    if (this.openChannels >= this.limits.maxChannels) this.expireIdle(now)
+    if (this.openChannels >= this.limits.maxChannels) throw quotaError('maxChannels', this.limits.maxChannels, this.openChannels)
+    const channel: Channel = { open: true, touchedAt: now, seq: 0, appSeen, queues: this.queues() }
     this.channels.set(id, channel)
+    this.openChannels++
     return channel
   }
 
-  /** The channel, created on first use; throws when it is closed or has gone idle past the TTL. */
-  private use(id: string, now: number, create: boolean): Channel | undefined {
+  /** The channel, created on first use; throws when it is closed or has gone idle past the TTL. `app` marks an app-side call. */
+  private use(id: string, now: number, create: boolean, app = false): Channel | undefined {
     const channel = this.channels.get(id)
     if (!channel && isMintedId(id)) throw unknownChannelError(id, this.backend)
-    if (!channel) return create ? this.create(id, now) : undefined
+    if (!channel) return create ? this.create(id, now, app) : undefined
     if (channel.open && channel.touchedAt < now - this.limits.idleTtlMs) this.end(channel, now)
     if (!channel.open) throw closedError(id)
+    if (app) channel.appSeen = true
     return channel
   }
 
   private end(channel: Channel, now: number): void {
+    if (channel.open) this.openChannels--
     channel.open = false
     channel.touchedAt = now
-    channel.queues = { 'app-to-agent': new Queue(), 'agent-to-app': new Queue() }
+    for (const direction of DIRECTIONS) channel.queues[direction].clear()
   }
 
-  async open(): Promise<string> {
-    const id = mintChannelId()
-    this.create(id, Date.now())
+  async open(scope?: string): Promise<string> {
+    const id = mintChannelId(scope)
+    this.create(id, Date.now(), true)
     return id
   }
 
   async send(id: string, direction: Direction, message: OutgoingMessage): Promise<string> {
     checkChannelId(id)
     checkDirection(direction)
-    const { event, json } = encodeMessage(message, this.limits)
+    const encoded = encodeMessage(message, this.limits)
+    const { event, json, bytes } = encoded
     const now = Date.now()
-    const channel = this.use(id, now, true)!
+    const channel = this.use(id, now, true, direction === 'app-to-agent')!
     const queue = channel.queues[direction]
     if (queue.length >= this.limits.maxPending) throw queueFullError(id, this.limits)
-    const stored = { id: String(++channel.seq), event, json, at: now }
+    if (this.bytes + bytes > this.limits.maxStoreBytes) this.expireIdle(now)
+    if (this.bytes + bytes > this.limits.maxStoreBytes) throw quotaError('maxStoreBytes', this.limits.maxStoreBytes, this.bytes, bytes)
+    const stored = { id: String(++channel.seq), event, json, at: now, bytes }
     queue.push(stored)
     channel.touchedAt = now
     this.bell.ring(bellKey(id, direction))
@@ -141,7 +183,7 @@ class MemoryChannelStore implements ChannelStore {
     const since = options.since === undefined ? 0 : checkAfter(options.since)
     const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () => {
       const now = Date.now()
-      const channel = this.use(id, now, true)!
+      const channel = this.use(id, now, true, direction === 'agent-to-app')!
       channel.touchedAt = now
       const queue = channel.queues[direction]
       for (;;) {
@@ -150,14 +192,17 @@ class MemoryChannelStore implements ChannelStore {
         // Data is kept serialised so a reader can never mutate what another reader will see; a row that will
         // not parse is taken out of the queue (and counted) so it cannot block its neighbours.
         const out: ChannelMessage[] = []
+        let bad = 0
         for (const m of rows) {
           const decoded = decodeData(m.json)
           if (decoded.ok) out.push({ id: m.id, event: m.event, data: decoded.data, at: m.at })
           else {
             queue.remove(m)
-            this.setAside++
+            bad++
           }
         }
+        this.setAside += bad
+        this.setAsideListeners.emit({ channelId: id, direction, count: bad })
         if (out.length === 0) continue
         // Taking the batch happens in this same synchronous step, so two drains never share a message.
         if (consume) {
@@ -174,13 +219,22 @@ class MemoryChannelStore implements ChannelStore {
     checkChannelId(id)
     checkDirection(direction)
     const n = checkAfter(upTo)
-    const channel = this.use(id, Date.now(), true)!
+    const channel = this.use(id, Date.now(), true, direction === 'agent-to-app')!
     if (n > channel.seq) throw afterTooLarge(upTo)
     return channel.queues[direction].ackUpTo(n)
   }
 
   async stats(): Promise<ChannelStats> {
-    return { backend: this.backend, setAside: this.setAside }
+    return { backend: this.backend, setAside: this.setAside, bytes: this.bytes, channels: this.openChannels }
+  }
+
+  async appSeen(id: string): Promise<boolean> {
+    checkChannelId(id)
+    return this.channels.get(id)?.appSeen ?? false
+  }
+
+  onSetAside(listener: (event: SetAsideEvent) => void): () => void {
+    return this.setAsideListeners.add(listener)
   }
 
   async peek(id: string, direction: Direction): Promise<number> {
@@ -196,12 +250,18 @@ class MemoryChannelStore implements ChannelStore {
   async close(id: string): Promise<void> {
     checkChannelId(id)
     const now = Date.now()
-    this.end(this.channels.get(id) ?? this.create(id, now), now)
+    const channel = this.channels.get(id)
+    if (channel) this.end(channel, now)
+    // A tombstone, so the id keeps refusing calls; it is not an open channel and takes no quota.
+    else this.channels.set(id, { open: false, touchedAt: now, seq: 0, appSeen: false, queues: this.queues() })
     for (const direction of DIRECTIONS) this.bell.ring(bellKey(id, direction))
   }
 
   async sweep(): Promise<number> {
-    const now = Date.now()
+    return this.expireIdle(Date.now())
+  }
+
+  private expireIdle(now: number): number {
     let expired = 0
     for (const [id, channel] of this.channels) {
       if (channel.open && channel.touchedAt < now - this.limits.idleTtlMs) {

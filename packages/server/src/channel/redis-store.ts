@@ -1,6 +1,6 @@
-import { createClient } from 'redis'
 import { DuetError } from 'duetkit/protocol'
-import { depthOver, drainMax, MAX_DEPTH, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
+import { depthOver, drainMax, MAX_DEPTH, encodeMessage, queueFullError, quotaError, waitMs, type ChannelLimits } from './limits.js'
+import { SetAsideListeners } from './set-aside.js'
 import {
   afterTooLarge,
   checkAfter,
@@ -18,7 +18,9 @@ import {
   type DrainOptions,
   type OutgoingMessage,
   type ReadOptions,
+  type SetAsideEvent,
 } from './store.js'
+import { connectRedis, redactRedisUrl, redisUnavailable, type RedisClient } from './redis-connection.js'
 import { TOMBSTONE_TTL_FACTOR } from './sweeper.js'
 import { Bell, bellKey, waitFor, waitForPending } from './wake.js'
 
@@ -27,61 +29,133 @@ const FALLBACK_POLL_MS = 1_000
 const PREFIX = 'duet:'
 
 // Each script runs atomically in Redis, so checking the channel state and changing a queue never interleave
-// with another process. Keys: 1 = channel hash, 2 = this direction's queue, 3 = the other queue. Queues are
-// sorted sets scored by message id, so a read can leave messages in place and an acknowledgement removes a
-// prefix by score. ARGV: 1 now, 2 ttl, 3 tombstone ttl, 4 mode, 5 '1' for a minted id; the rest per script.
+// with another process. Keys: 1 = channel hash, 2 = this direction's queue, 3 = the other queue, then the
+// store-wide quota keys: 4 = open channels (sorted set by last touch), 5 = bytes per channel (hash), 6 = total
+// bytes, 7 = counters. Queues are sorted sets scored by message id, so a read can leave messages in place and an
+// acknowledgement removes a prefix by score. ARGV: 1 now, 2 ttl, 3 tombstone ttl, 4 mode, 5 flags ('1'/'0' for
+// a minted id, then for an app-side call), 6 channel id, 7 max channels, 8 max bytes; the rest (9…) per script.
 // A channel hash outlives its queues (TOMBSTONE_TTL_FACTOR × TTL) so a closed or expired id keeps refusing calls.
-const USE_CHANNEL = `
+// Bytes are counted as stored (each entry with its JSON envelope) and kept current by every script that adds or
+// removes entries; a channel Redis expired by itself is found by its stale score in key 4 and its bytes returned.
+const PRELUDE = `
 local now, ttl, tomb = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local id = ARGV[6]
+local function forget(cid)
+  local size = tonumber(redis.call('HGET', KEYS[5], cid) or '0')
+  if size ~= 0 then redis.call('DECRBY', KEYS[6], size) end
+  redis.call('HDEL', KEYS[5], cid)
+  redis.call('ZREM', KEYS[4], cid)
+end
+local function account(delta)
+  if delta ~= 0 then
+    redis.call('HINCRBY', KEYS[5], id, delta)
+    redis.call('INCRBY', KEYS[6], delta)
+  end
+end
+local function sizeOf(items)
+  local n = 0
+  for _, v in ipairs(items) do n = n + #v end
+  return n
+end
+local function expireIdle()
+  for _, cid in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. (now - ttl), 'LIMIT', 0, 1000)) do forget(cid) end
+end
+`
+const USE_CHANNEL = `${PRELUDE}
 local meta = redis.call('HMGET', KEYS[1], 'state', 'touched')
 if meta[1] and meta[1] ~= '0' then return {'closed'} end
 if meta[1] and tonumber(meta[2]) < now - ttl then
   redis.call('HSET', KEYS[1], 'state', '2', 'touched', now)
   redis.call('PEXPIRE', KEYS[1], tomb)
   redis.call('DEL', KEYS[2], KEYS[3])
+  forget(id)
   return {'closed'}
 end
-if not meta[1] and ARGV[5] == '1' and ARGV[4] ~= 'open' then return {'unknown'} end
+if not meta[1] and string.sub(ARGV[5], 1, 1) == '1' and ARGV[4] ~= 'open' then return {'unknown'} end
 if not meta[1] and ARGV[4] == 'peek' then return {'ok', 0} end
+if not meta[1] then
+  forget(id)
+  if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then expireIdle() end
+  local open = redis.call('ZCARD', KEYS[4])
+  if open >= tonumber(ARGV[7]) then return {'channels', open} end
+end
 redis.call('HSET', KEYS[1], 'state', '0', 'touched', now)
+if string.sub(ARGV[5], 2, 2) == '1' then redis.call('HSET', KEYS[1], 'app', '1') end
+redis.call('ZADD', KEYS[4], now, id)
 redis.call('PEXPIRE', KEYS[1], tomb)
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
 `
 // Ids follow the Redis server's clock (milliseconds) and never step back: after a restart that lost the data
 // the counter starts again from the clock, not from 1, so an id is never handed out twice.
+// ARGV[9] = max pending, 10 = event (JSON), 11 = data (JSON), 12 = the bell to ring.
 const SEND = `${USE_CHANNEL}
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return {'full'} end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[9]) then return {'full'} end
 local t = redis.call('TIME')
 local clock = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local id = math.max(tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1, clock)
+local entry = '{"id":"' .. tostring(id) .. '","event":' .. ARGV[10] .. ',"data":' .. ARGV[11] .. ',"at":' .. ARGV[1] .. '}'
+local used = tonumber(redis.call('GET', KEYS[6]) or '0')
+if used + #entry > tonumber(ARGV[8]) then
+  expireIdle()
+  used = tonumber(redis.call('GET', KEYS[6]) or '0')
+  if used + #entry > tonumber(ARGV[8]) then return {'bytes', used, #entry} end
+end
 redis.call('HSET', KEYS[1], 'seq', tostring(id))
-redis.call('ZADD', KEYS[2], id, '{"id":"' .. tostring(id) .. '","event":' .. ARGV[7] .. ',"data":' .. ARGV[8] .. ',"at":' .. ARGV[1] .. '}')
+redis.call('ZADD', KEYS[2], id, entry)
+account(#entry)
 redis.call('PEXPIRE', KEYS[2], ttl)
-redis.call('PUBLISH', ARGV[9], '1')
+redis.call('PUBLISH', ARGV[12], '1')
 return {'ok', tostring(id)}
 `
-// ARGV[6] = acknowledge up to this id ('' for none).
+// ARGV[9] = acknowledge up to this id ('' for none).
 const ACK_PART = `
 local removed = 0
-if ARGV[6] ~= '' then
-  if tonumber(ARGV[6]) > tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') then return {'after'} end
-  removed = redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
+if ARGV[9] ~= '' then
+  if tonumber(ARGV[9]) > tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') then return {'after'} end
+  account(-sizeOf(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[9])))
+  removed = redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[9])
 end
 `
-// ARGV[7] = max, ARGV[8] = only ids above this one.
+// ARGV[10] = max, ARGV[11] = only ids above this one.
 const READ = `${USE_CHANNEL}${ACK_PART}
-local items = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[8], '+inf', 'LIMIT', 0, tonumber(ARGV[7]))
+local items = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[11], '+inf', 'LIMIT', 0, tonumber(ARGV[10]))
 local out = {'ok'}
 for _, v in ipairs(items) do out[#out + 1] = v end
 return out
 `
-// Takes (returns and removes) the oldest ARGV[6] entries at once, so concurrent drains never share one.
+// Takes (returns and removes) the oldest ARGV[9] entries at once, so concurrent drains never share one.
 const TAKE = `${USE_CHANNEL}
-local items = redis.call('ZPOPMIN', KEYS[2], tonumber(ARGV[6]))
+local items = redis.call('ZPOPMIN', KEYS[2], tonumber(ARGV[9]))
 local out = {'ok'}
-for i = 1, #items, 2 do out[#out + 1] = items[i + 1] .. ' ' .. items[i] end
+local freed = 0
+for i = 1, #items, 2 do
+  out[#out + 1] = items[i + 1] .. ' ' .. items[i]
+  freed = freed + #items[i]
+end
+account(-freed)
 return out
+`
+// A drain whose reply could not be built puts its batch back: ARGV[9…] alternate score and entry.
+const PUT_BACK = `${PRELUDE}
+local added = 0
+for i = 9, #ARGV, 2 do
+  if redis.call('ZADD', KEYS[2], tonumber(ARGV[i]), ARGV[i + 1]) == 1 then added = added + #ARGV[i + 1] end
+end
+account(added)
+return {'ok'}
+`
+// Sets unreadable entries (ARGV[9…]) aside: out of the queue, their bytes returned, counted.
+const SET_ASIDE = `${PRELUDE}
+local removed = 0
+for i = 9, #ARGV do
+  if redis.call('ZREM', KEYS[2], ARGV[i]) == 1 then
+    removed = removed + 1
+    account(-#ARGV[i])
+  end
+end
+if removed > 0 then redis.call('HINCRBY', KEYS[7], 'set_aside', removed) end
+return {'ok', removed}
 `
 const ACK = `${USE_CHANNEL}${ACK_PART}
 return {'ok', removed}
@@ -89,66 +163,38 @@ return {'ok', removed}
 const PEEK = `${USE_CHANNEL}
 return {'ok', redis.call('ZCARD', KEYS[2])}
 `
-const CLOSE = `
+// ARGV[9], ARGV[10] = the two bells to ring.
+const CLOSE = `${PRELUDE}
 redis.call('HSET', KEYS[1], 'state', '1', 'touched', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('PUBLISH', ARGV[4], '1')
-redis.call('PUBLISH', ARGV[5], '1')
+forget(id)
+redis.call('PUBLISH', ARGV[9], '1')
+redis.call('PUBLISH', ARGV[10], '1')
 return {'ok'}
 `
 const STATS_KEY = `${PREFIX}stats`
+const QUOTA_KEYS = [`${PREFIX}quota:open`, `${PREFIX}quota:size`, `${PREFIX}quota:bytes`, STATS_KEY]
 
-type Client = ReturnType<typeof createClient>
+type Client = RedisClient
+const STORE = 'channel store'
+const unavailable = (url: string, err: unknown) => redisUnavailable(STORE, url, err)
 
 /** Connects to Redis at `url` and returns a channel store shared by every process using that server. */
 export async function openRedisStore(url: string, limits: ChannelLimits): Promise<ChannelStore> {
-  const client = connectable(url)
-  try {
-    await client.connect()
-  } catch (err) {
-    // The failed connect may already have closed the client; destroying it again throws.
-    if (client.isOpen) client.destroy()
-    throw unavailable(url, err)
-  }
-  return new RedisChannelStore(client, url, limits)
-}
-
-function connectable(url: string): Client {
-  let everConnected = false
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 5000,
-      // Give up quickly on the first connection (a wrong URL should fail now), retry for ever afterwards.
-      reconnectStrategy: (retries: number) => (!everConnected && retries >= 2 ? new Error('cannot connect') : Math.min(50 * (retries + 1), 2000)),
-    },
-  })
-  client.on('ready', () => {
-    everConnected = true
-  })
-  // Errors surface on the failing command; an unhandled 'error' event would kill the process.
-  client.on('error', () => {})
-  return client
-}
-
-function unavailable(url: string, err: unknown): DuetError {
-  const shown = url.replace(/\/\/[^@/]*@/, '//***@')
-  return new DuetError(
-    'STORE_UNAVAILABLE',
-    `The Redis channel store at ${shown} cannot be reached (${err instanceof Error ? err.message : String(err)}). Check that Redis is running and the URL is right.`,
-    undefined,
-    { cause: err },
-  )
+  return new RedisChannelStore(await connectRedis(url, STORE), url, limits)
 }
 
 const keysFor = (id: string, direction: Direction): string[] => {
   const other = direction === 'app-to-agent' ? 'agent-to-app' : 'app-to-agent'
   // The {id} hash tag keeps a channel's keys in one Redis Cluster slot, as multi-key scripts require.
   // Queues are sorted sets under new names (`:q:`), so a list left by an older Duet is never read as one.
-  return [`${PREFIX}{${id}}:meta`, `${PREFIX}{${id}}:q:${direction}`, `${PREFIX}{${id}}:q:${other}`]
+  // The quota keys are store-wide, so scripts span slots: a Redis Cluster is not supported (one server or a replica set is).
+  return [`${PREFIX}{${id}}:meta`, `${PREFIX}{${id}}:q:${direction}`, `${PREFIX}{${id}}:q:${other}`, ...QUOTA_KEYS]
 }
+/** Sends to the agent and reads of the agent's messages come from the app; `open` is a display or open_channel. */
+const isAppSide = (mode: string, direction: Direction) =>
+  mode === 'open' || (mode === 'send' ? direction === 'app-to-agent' : mode !== 'peek' && direction === 'agent-to-app')
 const bellChannel = (id: string, direction: Direction) => `${PREFIX}bell:${id}:${direction}`
 
 class RedisChannelStore implements ChannelStore {
@@ -156,6 +202,7 @@ class RedisChannelStore implements ChannelStore {
   private readonly bell = new Bell()
   private subscriber: Promise<Client> | undefined
   private disposed = false
+  private readonly setAsideListeners = new SetAsideListeners()
 
   constructor(
     private readonly client: Client,
@@ -175,7 +222,10 @@ class RedisChannelStore implements ChannelStore {
           String(this.limits.idleTtlMs),
           String(this.limits.idleTtlMs * TOMBSTONE_TTL_FACTOR),
           mode,
-          isMintedId(id) ? '1' : '0',
+          `${isMintedId(id) ? '1' : '0'}${isAppSide(mode, direction) ? '1' : '0'}`,
+          id,
+          String(this.limits.maxChannels),
+          String(this.limits.maxStoreBytes),
           ...extra,
         ],
       })
@@ -185,8 +235,10 @@ class RedisChannelStore implements ChannelStore {
     const out = (reply as Array<string | number>).map(String)
     if (out[0] === 'closed') throw closedError(id)
     if (out[0] === 'full') throw queueFullError(id, this.limits)
-    if (out[0] === 'unknown') throw unknownChannelError(id, `redis at ${this.url.replace(/\/\/[^@/]*@/, '//***@')}`)
+    if (out[0] === 'unknown') throw unknownChannelError(id, `redis at ${redactRedisUrl(this.url)}`)
     if (out[0] === 'after') throw afterTooLarge(String(extra[0]))
+    if (out[0] === 'channels') throw quotaError('maxChannels', this.limits.maxChannels, Number(out[1]))
+    if (out[0] === 'bytes') throw quotaError('maxStoreBytes', this.limits.maxStoreBytes, Number(out[1]), Number(out[2]))
     return out.slice(1)
   }
 
@@ -209,8 +261,8 @@ class RedisChannelStore implements ChannelStore {
     return this.subscriber
   }
 
-  async open(): Promise<string> {
-    const id = mintChannelId()
+  async open(scope?: string): Promise<string> {
+    const id = mintChannelId(scope)
     await this.run(`${USE_CHANNEL}\nreturn {'ok'}`, id, 'app-to-agent', 'open', [])
     return id
   }
@@ -243,18 +295,22 @@ class RedisChannelStore implements ChannelStore {
           return message ? [{ ...e, message }] : []
         })
         const setAside = entries.length - good.length
-        if (setAside > 0) await this.client.hIncrBy(STATS_KEY, 'set_aside', setAside).catch(() => {})
+        if (setAside > 0) {
+          await this.client.hIncrBy(STATS_KEY, 'set_aside', setAside).catch(() => {})
+          this.setAsideListeners.emit({ channelId: id, direction, count: setAside })
+        }
         if (good.length === 0) continue
         const out = good.map((g) => g.message)
         try {
           options.accept?.(out)
         } catch (err) {
-          await this.client
-            .zAdd(
-              keysFor(id, direction)[1],
-              good.map((g) => ({ score: g.score, value: g.raw })),
-            )
-            .catch(() => {})
+          await this.run(
+            PUT_BACK,
+            id,
+            direction,
+            'put-back',
+            good.flatMap((g) => [String(g.score), g.raw]),
+          ).catch(() => {})
           throw err
         }
         return out
@@ -291,12 +347,8 @@ class RedisChannelStore implements ChannelStore {
   }
 
   private async setAside(id: string, direction: Direction, members: string[]): Promise<void> {
-    try {
-      const removed = await this.client.zRem(keysFor(id, direction)[1], members)
-      if (removed > 0) await this.client.hIncrBy(STATS_KEY, 'set_aside', removed)
-    } catch (err) {
-      throw unavailable(this.url, err)
-    }
+    const [removed] = await this.run(SET_ASIDE, id, direction, 'set-aside', members)
+    this.setAsideListeners.emit({ channelId: id, direction, count: Number(removed) })
   }
 
   async ack(id: string, direction: Direction, upTo: string): Promise<number> {
@@ -308,13 +360,31 @@ class RedisChannelStore implements ChannelStore {
   }
 
   async stats(): Promise<ChannelStats> {
-    let value: string | undefined | null
+    const [open, , bytes] = QUOTA_KEYS
+    let values: [string | null | undefined, string | null, number]
     try {
-      value = await this.client.hGet(STATS_KEY, 'set_aside')
+      values = await Promise.all([
+        this.client.hGet(STATS_KEY, 'set_aside'),
+        this.client.get(bytes),
+        this.client.zCount(open, Date.now() - this.limits.idleTtlMs, '+inf'),
+      ])
     } catch (err) {
       throw unavailable(this.url, err)
     }
-    return { backend: this.backend, setAside: Number(value ?? 0) }
+    return { backend: this.backend, setAside: Number(values[0] ?? 0), bytes: Number(values[1] ?? 0), channels: values[2] }
+  }
+
+  async appSeen(id: string): Promise<boolean> {
+    checkChannelId(id)
+    try {
+      return (await this.client.hGet(keysFor(id, 'app-to-agent')[0], 'app')) === '1'
+    } catch (err) {
+      throw unavailable(this.url, err)
+    }
+  }
+
+  onSetAside(listener: (event: SetAsideEvent) => void): () => void {
+    return this.setAsideListeners.add(listener)
   }
 
   async peek(id: string, direction: Direction): Promise<number> {

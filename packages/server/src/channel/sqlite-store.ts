@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
-import { decodeData, drainMax, encodeMessage, queueFullError, waitMs, type ChannelLimits } from './limits.js'
+import { decodeData, drainMax, encodeMessage, queueFullError, quotaError, waitMs, type ChannelLimits } from './limits.js'
+import { SetAsideListeners } from './set-aside.js'
+import { upgradeSchema } from './sqlite-schema.js'
 import {
   afterTooLarge,
   checkAfter,
@@ -20,6 +22,7 @@ import {
   type DrainOptions,
   type OutgoingMessage,
   type ReadOptions,
+  type SetAsideEvent,
 } from './store.js'
 import { Bell, bellKey, waitFor, waitForPending, watchDirectory } from './wake.js'
 import { startSweeper, TOMBSTONE_TTL_FACTOR } from './sweeper.js'
@@ -45,6 +48,7 @@ interface ChannelRow {
   state: number
   touched_at: number
   pending: number
+  app_seen: number
 }
 interface MessageRow {
   seq: number
@@ -59,7 +63,8 @@ CREATE TABLE IF NOT EXISTS channels (
   state INTEGER NOT NULL DEFAULT 0,
   touched_at INTEGER NOT NULL,
   pending_0 INTEGER NOT NULL DEFAULT 0,
-  pending_1 INTEGER NOT NULL DEFAULT 0
+  pending_1 INTEGER NOT NULL DEFAULT 0,
+  app_seen INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -67,7 +72,8 @@ CREATE TABLE IF NOT EXISTS messages (
   dir INTEGER NOT NULL,
   event TEXT NOT NULL,
   data TEXT NOT NULL,
-  at INTEGER NOT NULL
+  at INTEGER NOT NULL,
+  size INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS messages_queue ON messages (channel, dir, seq);
 CREATE TABLE IF NOT EXISTS stats (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -85,7 +91,10 @@ export function openSqliteStore(dataDir: string, limits: ChannelLimits): Channel
     db.pragma('journal_mode = WAL')
     // NORMAL in WAL mode: a commit survives the process being killed; only an OS crash may lose the last ones.
     db.pragma('synchronous = NORMAL')
-    db.exec(SCHEMA)
+    db.transaction(() => {
+      db.exec(SCHEMA)
+      upgradeSchema(db)
+    }).immediate()
   } catch (err) {
     throw unavailable(dir, err)
   }
@@ -116,6 +125,7 @@ class SqliteChannelStore implements ChannelStore {
   private readonly txClose
   private readonly txSweep
   private disposed = false
+  private readonly setAsideListeners = new SetAsideListeners()
   private trailingRing: NodeJS.Timeout | undefined
   private changePoll: NodeJS.Timeout | undefined
   // The newest message and close this process has looked at: a change check reads only what came after.
@@ -151,13 +161,15 @@ class SqliteChannelStore implements ChannelStore {
       ),
     )
     const lower = [0, 1].map((d) => db.prepare(`UPDATE channels SET pending_${d} = pending_${d} - @n, touched_at = @now WHERE id = @id`))
-    const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending FROM channels WHERE id = ?`))
+    const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending, app_seen FROM channels WHERE id = ?`))
     this.stmt = {
       bump,
       lower,
       row,
-      create: db.prepare(`INSERT INTO channels (id, touched_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
-      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at) VALUES (?, ?, ?, ?, ?)`),
+      create: db.prepare(`INSERT INTO channels (id, touched_at, app_seen) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+      markApp: db.prepare(`UPDATE channels SET app_seen = 1 WHERE id = ? AND app_seen = 0`),
+      appSeen: db.prepare(`SELECT app_seen FROM channels WHERE id = ?`),
+      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size) VALUES (?, ?, ?, ?, ?, ?)`),
       first: db.prepare(`SELECT seq, event, data, at FROM messages WHERE channel = ? AND dir = ? AND seq > ? ORDER BY seq LIMIT ?`),
       ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND seq <= ?`),
       dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
@@ -178,9 +190,18 @@ class SqliteChannelStore implements ChannelStore {
       forget: db.prepare(`DELETE FROM channels WHERE state != ${OPEN} AND touched_at < ?`),
     }
     const s = this.stmt
-    this.txSend = db.transaction((id: string, d: number, event: string, json: string, now: number): number => {
-      if (isMintedId(id) && !s.row[d].get(id)) throw unknownChannelError(id, `${this.backend} at ${dir}`)
-      s.create.run(id, now)
+    this.txSend = db.transaction((id: string, d: number, event: string, json: string, bytes: number, now: number): number => {
+      const existing = s.row[d].get(id) as ChannelRow | undefined
+      if (isMintedId(id) && !existing) throw unknownChannelError(id, `${this.backend} at ${dir}`)
+      // Sends to the agent come from the app (d 0), so they mark the channel as seen by one.
+      if (!existing) this.create(id, now, d === 0)
+      else if (d === 0 && !existing.app_seen) s.markApp.run(id)
+      const used = this.counter('bytes')
+      if (used + bytes > limits.maxStoreBytes) {
+        this.expireIdle(now)
+        const after = this.counter('bytes')
+        if (after + bytes > limits.maxStoreBytes) throw quotaError('maxStoreBytes', limits.maxStoreBytes, after, bytes)
+      }
       if (s.bump[d].run({ id, now, fresh: now - limits.idleTtlMs, max: limits.maxPending }).changes === 0) {
         const current = s.row[d].get(id) as ChannelRow
         if (current.state !== OPEN) throw closedError(id)
@@ -190,7 +211,7 @@ class SqliteChannelStore implements ChannelStore {
         }
         throw queueFullError(id, limits)
       }
-      return Number(s.insert.run(id, d, event, json, now).lastInsertRowid)
+      return Number(s.insert.run(id, d, event, json, now, bytes).lastInsertRowid)
     })
     this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
       const last = (s.lastSeq.get() as { seq: number } | undefined)?.seq ?? 0
@@ -213,12 +234,11 @@ class SqliteChannelStore implements ChannelStore {
       s.noteClose.run(id, now)
     })
     this.txSweep = db.transaction((now: number): number => {
-      const idle = s.idle.all(now - limits.idleTtlMs) as Array<{ id: string }>
-      for (const { id } of idle) this.expire(id, now)
+      const expired = this.expireIdle(now)
       // Tombstones keep a closed id refusing calls for a while, then go too.
       s.forget.run(now - limits.idleTtlMs * TOMBSTONE_TTL_FACTOR)
       s.forgetCloses.run(now - 60_000)
-      return idle.length
+      return expired
     })
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
   }
@@ -269,6 +289,28 @@ class SqliteChannelStore implements ChannelStore {
     }
   }
 
+  /** A counter the schema's triggers keep: 'bytes' of stored messages, open 'channels'. */
+  private counter(name: 'bytes' | 'channels'): number {
+    return (this.stmt.stat.get(name) as { value: number } | undefined)?.value ?? 0
+  }
+
+  /** Creates a channel row within the channel quota (idle channels are expired first so they hold no room). */
+  private create(id: string, now: number, appSeen: boolean): void {
+    if (this.counter('channels') >= this.limits.maxChannels) {
+      this.expireIdle(now)
+      const open = this.counter('channels')
+      if (open >= this.limits.maxChannels) throw quotaError('maxChannels', this.limits.maxChannels, open)
+    }
+    this.stmt.create.run(id, now, appSeen ? 1 : 0)
+  }
+
+  /** Expires every channel idle past the TTL (inside the caller's write transaction); returns how many. */
+  private expireIdle(now: number): number {
+    const idle = this.stmt.idle.all(now - this.limits.idleTtlMs) as Array<{ id: string }>
+    for (const { id } of idle) this.expire(id, now)
+    return idle.length
+  }
+
   private expire(id: string, now: number): void {
     this.stmt.end.run({ id, state: EXPIRED, now })
     this.stmt.dropMessages.run(id)
@@ -286,17 +328,17 @@ class SqliteChannelStore implements ChannelStore {
     }
   }
 
-  async open(): Promise<string> {
-    const id = mintChannelId()
-    this.guard(() => this.stmt.create.run(id, Date.now()))
+  async open(scope?: string): Promise<string> {
+    const id = mintChannelId(scope)
+    this.guard(() => this.db.transaction(() => this.create(id, Date.now(), true)).immediate())
     return id
   }
 
   async send(id: string, direction: Direction, message: OutgoingMessage): Promise<string> {
     checkChannelId(id)
     const d = dirIndex(checkDirection(direction))
-    const { event, json } = encodeMessage(message, this.limits)
-    const seq = this.guard(() => this.txSend.immediate(id, d, event, json, Date.now()))
+    const { event, json, bytes } = encodeMessage(message, this.limits)
+    const seq = this.guard(() => this.txSend.immediate(id, d, event, json, bytes, Date.now()))
     if (seq < 0) throw closedError(id)
     this.bell.ring(bellKey(id, direction))
     return String(seq)
@@ -336,10 +378,12 @@ class SqliteChannelStore implements ChannelStore {
     for (;;) {
       const now = Date.now()
       const current = this.state(id, d, now)
+      // Reads of the agent's messages (d 1) come from the app, so they mark the channel as seen by one.
       if (!current) {
-        this.stmt.create.run(id, now)
+        this.inWrite(() => this.create(id, now, d === 1))
         return undefined
       }
+      if (d === 1 && !current.app_seen) this.stmt.markApp.run(id)
       if (current.pending <= 0) {
         if (now - current.touched_at > TOUCH_EVERY_MS) this.stmt.touch.run(now, id)
         return undefined
@@ -355,7 +399,10 @@ class SqliteChannelStore implements ChannelStore {
         if (decoded.ok && typeof r.event === 'string') out.push({ id: String(r.seq), event: r.event, data: decoded.data, at: r.at })
         else bad.push(r.seq)
       }
-      if (bad.length) (this.db.inTransaction ? this.txSetAside : this.txSetAside.immediate)(id, d, bad, now)
+      if (bad.length) {
+        ;(this.db.inTransaction ? this.txSetAside : this.txSetAside.immediate)(id, d, bad, now)
+        this.setAsideListeners.emit({ channelId: id, direction: DIRECTIONS[d], count: bad.length })
+      }
       if (out.length) return out
     }
   }
@@ -383,7 +430,9 @@ class SqliteChannelStore implements ChannelStore {
     const n = checkAfter(upTo)
     return this.guard(() => {
       const now = Date.now()
-      if (!this.state(id, d, now)) this.stmt.create.run(id, now)
+      const current = this.state(id, d, now)
+      if (!current) this.inWrite(() => this.create(id, now, d === 1))
+      else if (d === 1 && !current.app_seen) this.stmt.markApp.run(id)
       const removed = this.txAck.immediate(id, d, n, now)
       if (removed < 0) throw afterTooLarge(upTo)
       return removed
@@ -391,7 +440,27 @@ class SqliteChannelStore implements ChannelStore {
   }
 
   async stats(): Promise<ChannelStats> {
-    return this.guard(() => ({ backend: this.backend, setAside: (this.stmt.stat.get('set_aside') as { value: number } | undefined)?.value ?? 0 }))
+    return this.guard(() => ({
+      backend: this.backend,
+      setAside: (this.stmt.stat.get('set_aside') as { value: number } | undefined)?.value ?? 0,
+      bytes: this.counter('bytes'),
+      channels: this.counter('channels'),
+    }))
+  }
+
+  async appSeen(id: string): Promise<boolean> {
+    checkChannelId(id)
+    return this.guard(() => (this.stmt.appSeen.get(id) as { app_seen: number } | undefined)?.app_seen === 1)
+  }
+
+  onSetAside(listener: (event: SetAsideEvent) => void): () => void {
+    return this.setAsideListeners.add(listener)
+  }
+
+  /** Runs `fn` in the caller's transaction, or in its own write transaction (a quota check and its insert stay atomic). */
+  private inWrite(fn: () => void): void {
+    if (this.db.inTransaction) fn()
+    else this.db.transaction(fn).immediate()
   }
 
   async peek(id: string, direction: Direction): Promise<number> {

@@ -41,6 +41,12 @@ export interface OutgoingMessage {
  *   open on first use.
  * - `read(..., { since })` returns only messages above that id and acknowledges nothing: a follower's view.
  * - `peek`/`waitForMail` count unacknowledged messages (what `read` would return without `after`).
+ * - Quotas (`limits.maxStoreBytes`, `limits.maxChannels`) are store-wide: a send past the byte quota, or a new
+ *   channel past the channel quota, fails with LIMIT_REACHED naming the quota, its limit and the current use
+ *   (idle channels past their TTL are expired first, so they never hold room). Acknowledging, closing and
+ *   expiry free room.
+ * - App-side calls (sending `app-to-agent`, reading or acknowledging `agent-to-app`) and `open` mark the
+ *   channel as seen by an app (`appSeen`), so agent-side tools can flag an id no app has touched.
  */
 export interface DrainOptions {
   /** At most this many messages (default 100). */
@@ -69,14 +75,28 @@ export interface ChannelStats {
   backend: 'sqlite' | 'memory' | 'redis'
   /** Stored messages that could not be parsed and were taken out of their queue (since the store was created). */
   setAside: number
+  /** Bytes of unacknowledged messages held now, against `limits.maxStoreBytes` (Redis counts each stored entry with its envelope). */
+  bytes: number
+  /** Open channels now, against `limits.maxChannels`. */
+  channels: number
+}
+
+/** What a store reports when it sets a row aside: which queue lost how many unreadable messages. */
+export interface SetAsideEvent {
+  channelId: string
+  direction: Direction
+  count: number
 }
 
 /** Two ordered queues per channel, shared by every process that opens the same store. */
 export interface ChannelStore {
   /** Which backend this is, for messages and diagnostics. */
   readonly backend: 'sqlite' | 'memory' | 'redis'
-  /** Mints a new channel with an unguessable id and returns the id. */
-  open(): Promise<string>
+  /**
+   * Mints a new channel with an unguessable id and returns the id. `scope` (from `scopeChannelStore`) mints it
+   * in a subject's space: the id returned is then that space's store key.
+   */
+  open(scope?: string): Promise<string>
   /** Appends a message; resolves with its id once it is durably stored. */
   send(id: string, direction: Direction, message: OutgoingMessage): Promise<string>
   /** Removes and returns the oldest messages, oldest first (`read` then `ack` at once: at-most-once). */
@@ -87,6 +107,13 @@ export interface ChannelStore {
   ack(id: string, direction: Direction, upTo: string): Promise<number>
   /** Counters for diagnostics (set-aside rows). */
   stats(): Promise<ChannelStats>
+  /**
+   * True once an app-side call used the channel (a send to the agent, a read of the agent's messages) or the
+   * store minted it (open_channel, a display tool); false for an id only the agent has used, often a typo.
+   */
+  appSeen(id: string): Promise<boolean>
+  /** Calls `listener` whenever this store sets unreadable rows aside; returns the unsubscribe function. */
+  onSetAside(listener: (event: SetAsideEvent) => void): () => void
   /** Counts pending messages without consuming any. */
   peek(id: string, direction: Direction): Promise<number>
   /**
@@ -102,8 +129,27 @@ export interface ChannelStore {
   dispose(): Promise<void>
 }
 
-/** Throws BAD_CHANNEL_ID unless `id` is 1–64 letters, digits, `-` or `_`. */
+/**
+ * A subject's store key: `s` + 22 URL-safe characters, a dot, and the id its owner uses. Public ids never
+ * contain a dot, so no caller can name a key of someone else's space (see `subject-scope.ts`).
+ */
+const SCOPED_KEY = /^s[A-Za-z0-9_-]{22}\./
+
+/** The id a store key stands for: the key itself, or the part after a subject's scope. */
+export function publicPart(key: string): string {
+  return SCOPED_KEY.test(key) ? key.slice(24) : key
+}
+
+/**
+ * Throws BAD_CHANNEL_ID unless `id` is 1–64 letters, digits, `-` or `_` — or such an id in a subject's
+ * scope, as `scopeChannelStore` hands the backends (tools never pass a caller's id through unscoped).
+ */
 export function checkChannelId(id: unknown): string {
+  return typeof id === 'string' && isChannelId(publicPart(id)) ? id : checkPublicChannelId(id)
+}
+
+/** Throws BAD_CHANNEL_ID unless `id` is 1–64 letters, digits, `-` or `_`: an id a caller may pass (never a store key). */
+export function checkPublicChannelId(id: unknown): string {
   if (typeof id !== 'string' || !isChannelId(id)) {
     const shown = typeof id === 'string' ? JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id) : typeof id
     throw new DuetError(
@@ -123,9 +169,14 @@ export function checkDirection(direction: unknown): Direction {
   return direction
 }
 
-/** A new channel id: `ch_` and 144 random bits in URL-safe base64 (27 characters). */
-export function mintChannelId(): string {
-  return `${MINTED_CHANNEL_PREFIX}${randomBytes(18).toString('base64url')}`
+/** A new channel id: `ch_` and 144 random bits in URL-safe base64 (27 characters), in `scope` when given. */
+export function mintChannelId(scope?: string): string {
+  const id = `${MINTED_CHANNEL_PREFIX}${randomBytes(18).toString('base64url')}`
+  if (scope === undefined) return id
+  if (typeof scope !== 'string' || !SCOPED_KEY.test(`${scope}.`)) {
+    throw new DuetError('INVALID_OPTION', `open: scope must be a subject scope from subjectScope(), got ${JSON.stringify(scope)}.`, { option: 'scope' })
+  }
+  return `${scope}.${id}`
 }
 
 /** The error for a channel that was closed or expired. */
@@ -138,7 +189,7 @@ export function closedError(id: string): DuetError {
 
 /** True for ids only a store mints (`ch_…`): those must never be created on first use. */
 export function isMintedId(id: string): boolean {
-  return id.startsWith(MINTED_CHANNEL_PREFIX)
+  return publicPart(id).startsWith(MINTED_CHANNEL_PREFIX)
 }
 
 /** The error for a minted id this store never minted. */

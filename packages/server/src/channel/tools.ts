@@ -4,6 +4,9 @@ import type { AppServer, ToolExtra } from '../server/app-server.js'
 import { invalidOption } from '../server/errors.js'
 import { guarded } from '../server/tool-error.js'
 import type { ChannelStore, Direction, ReadOptions } from './store.js'
+import { untouchedText } from './untouched-hint.js'
+import { subjectOf } from '../server/subject.js'
+import { scopeChannelStore } from './subject-scope.js'
 
 /** Anything tools can be registered on: an `AppServer`, or a wrapper with the same `tool` method. */
 export type ChannelToolHost = Pick<AppServer, 'tool'>
@@ -27,6 +30,13 @@ const data = z.unknown().optional().describe('Any JSON value (object, array, str
 
 const CHANNEL_HELP = 'A channel is two queues between you (the agent) and one app view, shared by every copy of this server. '
 
+const since = z
+  .string()
+  .optional()
+  .describe(
+    'Watches without taking: returns only messages with an id above `since` ("0" for all waiting) and removes nothing, so another reader (the agent) still gets them. For onlookers such as the duet dev page; pass the last id you saw next time.',
+  )
+
 const after = z
   .string()
   .optional()
@@ -42,6 +52,8 @@ const after = z
 export function registerChannelTools(app: ChannelToolHost, store: ChannelStore): void {
   if (!app || typeof app.tool !== 'function') invalidOption('registerChannelTools', 'app', 'must be an AppServer (from createAppServer)')
   if (!store || typeof store.send !== 'function') invalidOption('registerChannelTools', 'store', 'must be a ChannelStore (from openChannelStore)')
+  // Each call sees the store as its caller's subject does (the shared space without auth): see subject-scope.ts.
+  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra))
 
   app.tool(
     'open_channel',
@@ -54,9 +66,9 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
       inputSchema: {},
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
-    () =>
+    (_args: Record<string, never>, extra: ToolExtra) =>
       guarded(async () => {
-        const id = await store.open()
+        const id = await own(extra).open()
         return result({ channel_id: id })
       }),
   )
@@ -71,10 +83,11 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
       inputSchema: { channel_id: channelId, event, data },
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
-    (args: { channel_id: string; event: string; data?: unknown }) =>
+    (args: { channel_id: string; event: string; data?: unknown }, extra: ToolExtra) =>
       guarded(async () => {
-        const id = await store.send(args.channel_id, 'agent-to-app', { event: args.event, data: args.data })
-        return result({ id })
+        const channels = own(extra)
+        const id = await channels.send(args.channel_id, 'agent-to-app', { event: args.event, data: args.data })
+        return result({ id, ...(await untouchedHint(channels, args.channel_id)) })
       }),
   )
 
@@ -86,6 +99,7 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
         'Returns the messages the app view sent you on channel_id, oldest first (at most 100 per call; call again while you get 100). ' +
         'Without `after`, each batch is removed as it is returned (act on all of them). With `after` = the id of the last message you received ' +
         '("0" the first time), messages up to it are acknowledged and a batch whose reply was lost comes again: de-duplicate by message id. ' +
+        'With `since` (and no `after`) it only watches: it returns the messages with id > since and removes nothing. ' +
         `With wait_seconds it waits for the first message instead of returning an empty list (use at most ${AGENT_WAIT_CAP_SECONDS}; longer waits are cut to ${AGENT_WAIT_CAP_SECONDS} s because clients time requests out after 60 s), which lets you stay in your turn while the user works in the app. ` +
         'To wait without holding your turn, run `duet wait <channel_id>` as a background command: it exits as soon as a message is waiting (it reads nothing), then call this tool.',
       inputSchema: {
@@ -99,15 +113,23 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
             `Seconds to wait for a message when none is waiting (default 0; waits longer than ${AGENT_WAIT_CAP_SECONDS} are cut to ${AGENT_WAIT_CAP_SECONDS}).`,
           ),
         after,
+        since,
       },
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
-    (args: { channel_id: string; wait_seconds?: number; after?: string }, extra: ToolExtra) =>
+    (args: { channel_id: string; wait_seconds?: number; after?: string; since?: string }, extra: ToolExtra) =>
       guarded(async () => {
         const waitMs = Math.min(args.wait_seconds ?? 0, AGENT_WAIT_CAP_SECONDS) * 1000
         const stopProgress = reportProgress(extra, waitMs)
         try {
-          return await deliver(store, args.channel_id, 'app-to-agent', { waitMs, signal: extra?.mcpReq?.signal, after: args.after })
+          const channels = own(extra)
+          const polled = await deliver(channels, args.channel_id, 'app-to-agent', {
+            waitMs,
+            signal: extra?.mcpReq?.signal,
+            after: args.after,
+            since: args.since,
+          })
+          return withHint(polled, await untouchedHint(channels, args.channel_id, polled))
         } finally {
           stopProgress()
         }
@@ -124,9 +146,9 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
       inputSchema: { channel_id: channelId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
-    (args: { channel_id: string }) =>
+    (args: { channel_id: string }, extra: ToolExtra) =>
       guarded(async () => {
-        await store.close(args.channel_id)
+        await own(extra).close(args.channel_id)
         return result({ closed: args.channel_id })
       }),
   )
@@ -138,9 +160,9 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
       inputSchema: { channel_id: channelId, event, data },
       visibility: ['app'],
     },
-    (args: { channel_id: string; event: string; data?: unknown }) =>
+    (args: { channel_id: string; event: string; data?: unknown }, extra: ToolExtra) =>
       guarded(async () => {
-        const id = await store.send(args.channel_id, 'app-to-agent', { event: args.event, data: args.data })
+        const id = await own(extra).send(args.channel_id, 'app-to-agent', { event: args.event, data: args.data })
         return result({ id })
       }),
   )
@@ -159,7 +181,7 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
       visibility: ['app'],
     },
     (args: { channel_id: string; wait_ms?: number; after?: string }, extra: ToolExtra) =>
-      guarded(() => deliver(store, args.channel_id, 'agent-to-app', { waitMs: args.wait_ms ?? 0, signal: extra?.mcpReq?.signal, after: args.after })),
+      guarded(() => deliver(own(extra), args.channel_id, 'agent-to-app', { waitMs: args.wait_ms ?? 0, signal: extra?.mcpReq?.signal, after: args.after })),
   )
 
   app.tool(
@@ -180,6 +202,11 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
  * `after`, nothing returned is removed until the next call acknowledges it.
  */
 async function deliver(store: ChannelStore, id: string, direction: Direction, options: ReadOptions): Promise<CallToolResult> {
+  // A watcher (`since` alone) reads and takes nothing: whoever really waits on the queue still gets every message.
+  if (options.after === undefined && options.since !== undefined) {
+    const messages = await store.read(id, direction, options)
+    return result({ messages, next_since: messages.at(-1)?.id ?? options.since })
+  }
   if (options.after !== undefined) {
     const messages = await store.read(id, direction, options)
     return result({ messages, next_after: messages.at(-1)?.id ?? options.after })
@@ -196,6 +223,22 @@ async function deliver(store: ChannelStore, id: string, direction: Direction, op
     },
   })
   return built ?? result({ messages })
+}
+
+/**
+ * For an agent-side call on a channel no app has used and no display or open_channel minted (often a typo in
+ * an id the agent picked), a `hint` saying so; nothing otherwise. A poll that returned messages needs no check.
+ */
+export async function untouchedHint(store: ChannelStore, id: string, polled?: CallToolResult): Promise<{ hint?: string }> {
+  const messages = (polled?.structuredContent as { messages?: unknown[] } | undefined)?.messages
+  if (messages && messages.length > 0) return {}
+  if (await store.appSeen(id)) return {}
+  return { hint: untouchedText(id) }
+}
+
+function withHint(polled: CallToolResult, hint: { hint?: string }): CallToolResult {
+  if (hint.hint === undefined) return polled
+  return result({ ...(polled.structuredContent as Record<string, unknown>), ...hint })
 }
 
 function result(value: Record<string, unknown>): CallToolResult {

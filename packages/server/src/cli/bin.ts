@@ -5,6 +5,7 @@ const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.js')).serve,
   wait: async () => (await import('./wait.js')).wait,
   dev: async () => (await import('./dev.js')).dev,
+  check: async () => (await import('./check.js')).check,
 }
 
 async function main(argv: string[]): Promise<number> {

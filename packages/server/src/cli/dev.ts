@@ -1,15 +1,20 @@
 import type { Command } from './command.js'
 import { parseDevArgs } from '../dev/options.js'
 
-const HELP = `Usage: duet dev [--server <url>]... [--stdio "<command>"]... [--port 5180] [--poll 1000]
+const HELP = `Usage: duet dev [--server <url> [--token <bearer>]]... [--stdio "<command>"]... [--port 5180] [--poll 1000] [--watch <vite project>]
 
 Serves a local web host for trying and debugging MCP App servers, on 127.0.0.1.
 
   --server <url>       an MCP server over Streamable HTTP, e.g. http://localhost:3001/mcp
+  --token <bearer>     the access token for the --server just before it (a server with --auth-issuer);
+                       $DUET_DEV_TOKEN serves HTTP servers without one. 401/403/429 answers show in the trace
   --stdio "<command>"  a server to spawn and talk to over stdio; the line is split like a shell
                        would quote it, but never run through a shell
   --port <n>           port of the host page (default 5180); the sandbox origin uses port + 1
   --poll <ms>          how often to re-read rendered views (reload) and retry lost servers (default 1000)
+  --watch <folder>     a Vite project (e.g. . in a create-duet-app project): rebuild its view with its
+                       own Vite on every save and re-mount the rendered view at once, keeping its
+                       persisted state (App.persist) and replaying the last tool input and result
 
 Give --server and --stdio as many times as you like.`
 
@@ -21,6 +26,7 @@ export const dev: Command = {
     const { startDevServer } = await import('../dev/dev-server.js')
     const server = await startDevServer(options)
     process.stdout.write(`duet dev: host ready at ${server.url} (sandbox ${server.sandboxOrigin})\n`)
+    if (options.watch !== undefined) process.stdout.write(`duet dev: rebuilding ${options.watch} on save\n`)
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop)

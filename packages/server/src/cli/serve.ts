@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util'
 import type { Command } from './command.js'
 import { resolveRedisUrl } from './redis-url.js'
 
-const help = `Usage: duet serve [--stdio | --http [--port 3001] [--host 127.0.0.1] [--allow-origin O]… [--sessions]] [--data-dir D | --redis-url URL]
+const help = `Usage: duet serve [--stdio | --http [--port 3001] [--host 127.0.0.1] [--allow-origin O]… [--sessions]
+                  [--auth-issuer URL [--auth-audience A]… [--auth-scopes S,…] [--auth-resource URL] | --insecure-no-auth]
+                  [--rate-limit BURST:PER_SECOND]] [--data-dir D | --redis-url URL]
 
 Runs the Duet agent-apps MCP server. Its tools:
 
@@ -28,10 +30,26 @@ Options:
                    besides loopback ones on any port; repeatable; others get 403
   --sessions       keep a session per 2025-era client, so the server can ask it for sampling and
                    elicitation and send it logs and list changes; replicas then need sticky routing
+  --auth-issuer URL  accept only bearer tokens of this OAuth/OpenID issuer (JWTs checked against its
+                   JWKS: signature, issuer, audience, expiry); serves the Protected Resource Metadata and
+                   answers 401/403 with a WWW-Authenticate challenge; each token's subject gets its own
+                   channels, saved apps, data and log
+  --auth-audience A  the aud tokens must carry (repeatable); default the resource URL
+  --auth-scopes S,…  scopes every request needs (comma-separated)
+  --auth-resource URL  the public URL clients reach /mcp at (behind a TLS proxy: https://…/mcp);
+                   needed with a wildcard --host; default the listening URL
+  --insecure-no-auth  serve a non-loopback --host without --auth-issuer (only if something in front
+                   authenticates); without either, a non-loopback --host is refused
+  --rate-limit B:R  per caller (token subject, else address) and per tool: a burst of B calls, R more
+                   per second (e.g. 30:0.5); past it, HTTP 429 with Retry-After
   --data-dir D     where channels, saved apps and app data are stored (default $DUET_DATA_DIR, else the per-user data folder)
   --redis-url URL  keep channels, saved apps, app data, render records and the log in Redis instead
                    (default $DUET_REDIS_URL): several --http replicas on one Redis act as one server
+  --max-store-bytes N  channel quota: bytes of unread messages the whole store may hold (default 1 GiB)
+  --max-channels N     channel quota: open channels the store may hold (default 100000)
 
+Over stdio the server acts for whoever started it: set DUET_SUBJECT to give that user a subject of
+their own (the same data as their HTTP tokens' subject).
 Where it listens is printed to stderr; stdout carries only the protocol in --stdio mode.
 SIGINT/SIGTERM close gracefully and exit 0.`
 
@@ -45,8 +63,16 @@ const parseServeArgs = (args: string[]) =>
       host: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
       sessions: { type: 'boolean' },
+      'auth-issuer': { type: 'string' },
+      'auth-audience': { type: 'string', multiple: true },
+      'auth-scopes': { type: 'string' },
+      'auth-resource': { type: 'string' },
+      'insecure-no-auth': { type: 'boolean' },
+      'rate-limit': { type: 'string' },
       'data-dir': { type: 'string' },
       'redis-url': { type: 'string' },
+      'max-store-bytes': { type: 'string' },
+      'max-channels': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -68,17 +94,54 @@ export const serve: Command = {
     const http = values.http === true
     if (!http && (values.port !== undefined || values.host !== undefined || values['allow-origin'] !== undefined || values.sessions))
       return usage('--port, --host, --allow-origin and --sessions need --http')
+    const authFlags = ['auth-issuer', 'auth-audience', 'auth-scopes', 'auth-resource', 'insecure-no-auth', 'rate-limit'] as const
+    const usedAuthFlag = authFlags.find((flag) => values[flag] !== undefined)
+    if (!http && usedAuthFlag) return usage(`--${usedAuthFlag} needs --http (a stdio server acts for whoever started it; see DUET_SUBJECT)`)
+    const issuer = values['auth-issuer']
+    if (issuer === undefined && (values['auth-audience'] || values['auth-scopes'] !== undefined || values['auth-resource'] !== undefined))
+      return usage('--auth-audience, --auth-scopes and --auth-resource need --auth-issuer')
+    if (issuer !== undefined && values['insecure-no-auth']) return usage('choose one of --auth-issuer or --insecure-no-auth')
+    const scopes = values['auth-scopes']?.split(/[\s,]+/).filter(Boolean)
+    const auth =
+      issuer === undefined
+        ? undefined
+        : {
+            issuer,
+            ...(values['auth-audience'] && { audience: values['auth-audience'] }),
+            ...(scopes && { scopes }),
+            ...(values['auth-resource'] !== undefined && { resource: values['auth-resource'] }),
+          }
+    let rateLimit: { burst: number; perSecond: number } | undefined
+    if (values['rate-limit'] !== undefined) {
+      const match = /^(\d+):(\d+(?:\.\d+)?)$/.exec(values['rate-limit'])
+      if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0)
+        return usage(`--rate-limit must be BURST:PER_SECOND (e.g. 30:0.5), got '${values['rate-limit']}'`)
+      rateLimit = { burst: Number(match[1]), perSecond: Number(match[2]) }
+    }
     const port = values.port === undefined ? 3001 : Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535) return usage(`--port must be an integer 0-65535, got '${values.port}'`)
 
     const redis = resolveRedisUrl(values['redis-url'], values['data-dir'])
     if (redis.problem) return usage(redis.problem)
+    const channelLimits: { maxStoreBytes?: number; maxChannels?: number } = {}
+    for (const [flag, limit] of [
+      ['max-store-bytes', 'maxStoreBytes'],
+      ['max-channels', 'maxChannels'],
+    ] as const) {
+      const text = values[flag]
+      if (text === undefined) continue
+      if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) return usage(`--${flag} must be a positive integer, got '${text}'`)
+      channelLimits[limit] = Number(text)
+    }
 
     // Loaded here so `duet --help` does not pay for the SDK and the store.
     const { createAgentAppsServer } = await import('../apps/agent-apps-server.js')
     const app = await createAgentAppsServer({
       ...(values['data-dir'] !== undefined && { dataDir: values['data-dir'] }),
       ...(redis.url !== undefined && { redisUrl: redis.url }),
+      ...(auth && { auth }),
+      ...(rateLimit && { rateLimit }),
+      channelLimits,
     })
     try {
       if (http) {
@@ -88,6 +151,7 @@ export const serve: Command = {
             ...(values.host !== undefined && { host: values.host }),
             ...(values['allow-origin'] !== undefined && { allowedOrigins: values['allow-origin'] }),
             ...(values.sessions && { sessions: true }),
+            ...(values['insecure-no-auth'] && { insecure: true }),
           },
         })
         process.stderr.write(`duet serve: listening on ${listening.url}\n`)

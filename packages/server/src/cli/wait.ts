@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { openChannelStore } from '../channel/open-store.js'
 import { DuetError } from 'duetkit/protocol'
 import { checkChannelId, type ChannelStore } from '../channel/store.js'
+import { untouchedText } from '../channel/untouched-hint.js'
 import type { Command } from './command.js'
 import { resolveRedisUrl } from './redis-url.js'
 
@@ -27,6 +28,10 @@ Options:
   --follow        keep running, printing one JSON line per message (see above)
   --data-dir D    the server's data folder (default: $DUET_DATA_DIR, else the per-user data folder)
   --redis-url URL the server's Redis, when it runs with one (default: $DUET_REDIS_URL)
+
+When no app has touched the channel yet (no view has used it and no display tool or open_channel
+created it: often a mistyped id), it says so at once on stderr, and again when it times out; with
+--json a timeout prints {"channel_id","waiting":0,"hint"}.
 
 Exit codes: 0 a message is waiting, 2 timed out, 1 bad channel id, closed channel or unreadable store.`
 
@@ -92,6 +97,9 @@ export const wait: Command = {
     try {
       checkChannelId(channel)
       store = await openWaitStore(parsed.values)
+      // Said at once (a mistyped id would otherwise only show as a timeout), and again with the timeout below.
+      let hint = (await store.appSeen(channel)) ? undefined : untouchedText(channel)
+      if (hint) process.stderr.write(`duet wait: hint: ${hint}\n`)
       if (parsed.values.follow) return await follow(store, channel, timeout * 1000, abort.signal)
       const count = await store.waitForMail(channel, 'app-to-agent', timeout * 1000, abort.signal)
       if (count > 0) {
@@ -103,6 +111,10 @@ export const wait: Command = {
         return 0
       }
       process.stderr.write(abort.signal.aborted ? 'duet wait: interrupted\n' : `duet wait: no message on channel ${channel} after ${timeout} s\n`)
+      if (hint && !(await store.appSeen(channel))) {
+        if (!abort.signal.aborted) process.stderr.write(`duet wait: hint: ${hint}\n`)
+      } else hint = undefined
+      if (parsed.values.json) process.stdout.write(`${JSON.stringify({ channel_id: channel, waiting: 0, ...(hint && { hint }) })}\n`)
       return 2
     } catch (err) {
       if (err instanceof DuetError) return fail(err.message)

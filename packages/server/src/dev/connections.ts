@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { DuetError } from 'duetkit/protocol'
 
 /** Where an MCP server lives: an HTTP endpoint, or a program `duet dev` spawns and talks to over stdio. */
-export type ServerSpec = { kind: 'http'; url: string } | { kind: 'stdio'; command: string; args: string[]; line: string }
+export type ServerSpec = { kind: 'http'; url: string; token?: string } | { kind: 'stdio'; command: string; args: string[]; line: string }
 
 /** What the page is told about one server. */
 export interface ServerState {
@@ -14,13 +14,15 @@ export interface ServerState {
   error?: string
   serverInfo?: { name: string; version: string }
   tools: Tool[]
+  /** HTTP servers only: whether a bearer token is sent (the token itself never goes to the page). */
+  tokenSet?: boolean
 }
 
 /** Everything a connection reports: state changes, traffic, logs, a watched `ui://` resource that changed. */
 export type ConnectionEvent =
   | { type: 'state'; state: ServerState }
   | { type: 'trace'; server: string; dir: 'host->server' | 'server->host'; message: unknown }
-  | { type: 'log'; server: string; source: 'server' | 'stderr'; level: string; data: unknown }
+  | { type: 'log'; server: string; source: 'server' | 'stderr' | 'vite'; level: string; data: unknown }
   | { type: 'resource-changed'; server: string; uri: string }
 
 export interface ConnectionOptions {
@@ -41,13 +43,22 @@ export class ServerConnection {
   private readonly settling = new Map<string, string>()
   // Ids of the watch loop's own requests: they would bury the trace under one read a second.
   private readonly background = new Set<unknown>()
+  // The watch loop and a rebuild's re-check take turns, so one change is reported once.
+  private checking: Promise<void> = Promise.resolve()
+  private attempts = 0
 
   constructor(
     readonly id: string,
     readonly spec: ServerSpec,
     private readonly options: ConnectionOptions,
   ) {
-    this.state = { id, label: spec.kind === 'http' ? spec.url : spec.line, status: 'connecting', tools: [] }
+    this.state = {
+      id,
+      label: spec.kind === 'http' ? spec.url : spec.line,
+      status: 'connecting',
+      tools: [],
+      ...(spec.kind === 'http' && { tokenSet: spec.token !== undefined }),
+    }
   }
 
   /** Starts connecting and the watch loop; resolves once the first attempt has settled either way. */
@@ -80,6 +91,8 @@ export class ServerConnection {
           return await client.listResourceTemplates(params, { signal, cacheMode: 'bypass' })
         case 'prompts/list':
           return await client.listPrompts(params, { signal, cacheMode: 'bypass' })
+        case 'prompts/get':
+          return await client.getPrompt(params as { name: string; arguments?: Record<string, string> }, { signal })
         default:
           throw new DuetError('UNSUPPORTED', `method ${method} is not forwarded to servers`)
       }
@@ -87,6 +100,33 @@ export class ServerConnection {
       if (!(err instanceof DuetError) && isTransportFailure(err)) this.fail(err)
       throw err
     }
+  }
+
+  /**
+   * Re-reads the rendered `ui://` resources now, for a build that has just finished writing: a change
+   * is reported at once, without the two agreeing reads the polling loop waits for.
+   */
+  async recheck(): Promise<void> {
+    if (this.state.status !== 'connected') return
+    try {
+      await this.checkWatched(false)
+    } catch (err) {
+      if (isTransportFailure(err)) this.fail(err)
+    }
+  }
+
+  /**
+   * Sends `token` (`undefined`: none) as the bearer from now on, and connects again with it: a protected
+   * server answered 401 or 403, and the person at the page pasted a token.
+   */
+  async setToken(token: string | undefined): Promise<void> {
+    if (this.spec.kind !== 'http') throw new DuetError('UNSUPPORTED', `server ${this.state.label} is not an HTTP server: a stdio server takes no token`)
+    if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
+      throw new DuetError('INVALID_ARGUMENT', 'a bearer token is printable characters without spaces', { field: 'token' })
+    this.spec.token = token
+    await this.dropClient()
+    this.set({ status: 'connecting', error: undefined, tools: [], tokenSet: token !== undefined })
+    await this.connect()
   }
 
   /** Tool by name, from the last `tools/list`. */
@@ -110,6 +150,8 @@ export class ServerConnection {
   }
 
   private async connect(): Promise<void> {
+    // A newer attempt (a token set while a retry was on its way) wins: this one's outcome is dropped.
+    const attempt = ++this.attempts
     const client = new Client({ name: 'duet-dev', version: '0.1.0' }, { capabilities: {} })
     const transport = this.transport()
     client.onerror = () => {}
@@ -120,7 +162,7 @@ export class ServerConnection {
         this.options.emit({ type: 'log', server: this.id, source: 'server', level: n.params.level, data: n.params.data })
       })
       const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' })
-      if (this.closed) {
+      if (this.closed || attempt !== this.attempts) {
         await client.close()
         return
       }
@@ -133,18 +175,46 @@ export class ServerConnection {
       await this.checkWatched()
     } catch (err) {
       await client.close().catch(() => {})
-      this.set({ status: 'error', error: describe(err) })
+      if (attempt === this.attempts) this.set({ status: 'error', error: describe(err) })
     }
   }
 
   private transport(): Transport {
-    if (this.spec.kind === 'http') return new StreamableHTTPClientTransport(new URL(this.spec.url))
+    if (this.spec.kind === 'http') return this.httpTransport(this.spec.url, this.spec.token)
     // The configured command only, with arguments as given: never through a shell.
     const stdio = new StdioClientTransport({ command: this.spec.command, args: this.spec.args, stderr: 'pipe' })
     stdio.stderr?.on('data', (chunk: Buffer) => {
       this.options.emit({ type: 'log', server: this.id, source: 'stderr', level: 'info', data: chunk.toString('utf8') })
     })
     return stdio
+  }
+
+  // The token goes as a bearer header; a refusal (401/403 with its challenge, 429 with its wait) is traced,
+  // as the SDK client reports it only as a failed request.
+  private httpTransport(url: string, token: string | undefined): Transport {
+    const traced: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      if (response.status === 401 || response.status === 403 || response.status === 429) {
+        const body = await response
+          .clone()
+          .text()
+          .catch(() => '')
+        const headers = Object.fromEntries(
+          ['www-authenticate', 'retry-after'].flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)]] : [])),
+        )
+        this.options.emit({
+          type: 'trace',
+          server: this.id,
+          dir: 'server->host',
+          message: { http: { status: response.status, headers, body: parseBody(body) } },
+        })
+      }
+      return response
+    }
+    return new StreamableHTTPClientTransport(new URL(url), {
+      fetch: traced,
+      ...(token !== undefined && { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    })
   }
 
   // Wraps the transport after connect so the trace shows every message this host exchanged with the server.
@@ -196,7 +266,13 @@ export class ServerConnection {
 
   // Re-reads every `ui://` resource the page has rendered; a changed digest means the view was rebuilt.
   // The change is reported once two reads in a row agree, so a half-written file never renders.
-  private async checkWatched(): Promise<void> {
+  private checkWatched(settle = true): Promise<void> {
+    const run = this.checking.then(() => this.readWatched(settle))
+    this.checking = run.catch(() => {})
+    return run
+  }
+
+  private async readWatched(settle: boolean): Promise<void> {
     for (const [uri, before] of this.watched) {
       const client = this.client
       if (!client) return
@@ -205,7 +281,7 @@ export class ServerConnection {
         this.settling.delete(uri)
         continue
       }
-      if (this.settling.get(uri) !== after) {
+      if (settle && this.settling.get(uri) !== after) {
         this.settling.set(uri, after)
         continue
       }
@@ -213,6 +289,14 @@ export class ServerConnection {
       this.watched.set(uri, after)
       this.options.emit({ type: 'resource-changed', server: this.id, uri })
     }
+  }
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
   }
 }
 

@@ -4,7 +4,8 @@ import { DuetError } from 'duetkit/protocol'
 import { readBuiltAsset } from '../server/built-asset.js'
 import { ServerConnection, type ConnectionEvent, type ServerSpec } from './connections.js'
 import { PAGE_SHELL } from './page-shell.js'
-import { createSandboxHandler } from './sandbox.js'
+import { createSandboxHandler, hostPageCsp } from './sandbox.js'
+import { findViteProject, watchViewProject, type ViewWatcher } from './watch.js'
 
 /** Options of {@link startDevServer}. */
 export interface DevServerOptions {
@@ -15,6 +16,11 @@ export interface DevServerOptions {
   sandboxPort?: number
   /** Interval of resource watching, health checks and reconnects. Default 1000 ms. */
   pollMs?: number
+  /**
+   * A Vite project folder (`duet dev --watch`): its view is rebuilt on every save with the project's
+   * own Vite, and the rendered view re-mounted as soon as the build is written, its state kept.
+   */
+  watch?: string
 }
 
 /** A running `duet dev`. */
@@ -25,7 +31,7 @@ export interface DevServer {
 }
 
 const MAX_BODY = 1024 * 1024
-const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 'resources/templates/list', 'prompts/list'])
+const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 'resources/templates/list', 'prompts/list', 'prompts/get'])
 
 /**
  * Starts the dev host: the page and its API on 127.0.0.1:`port`, the sandbox proxy on a second
@@ -40,6 +46,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const pollMs = options.pollMs ?? 1000
   if (!Number.isFinite(pollMs) || pollMs < 50)
     throw new DuetError('INVALID_OPTION', 'startDevServer: options.pollMs must be a number ≥ 50', { option: 'pollMs' })
+  if (options.watch !== undefined && (typeof options.watch !== 'string' || options.watch === ''))
+    throw new DuetError('INVALID_OPTION', 'startDevServer: options.watch must be the path of a Vite project folder', { option: 'watch' })
+  const viteProject = options.watch === undefined ? undefined : findViteProject(options.watch)
   const script = readBuiltAsset('dev-page.js')
 
   const clients = new Set<ServerResponse>()
@@ -62,7 +71,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const origin = req.headers.origin
     if (origin !== undefined && !origins().includes(origin))
       return send(res, 403, { error: { code: 'FORBIDDEN', message: `Origin '${origin}' may not use the duet dev API` } })
-    if (req.method === 'GET' && url.pathname === '/') return text(res, 200, 'text/html; charset=utf-8', PAGE_SHELL)
+    if (req.method === 'GET' && url.pathname === '/') {
+      // The page frames only its sandbox, and no site may frame the page (a click there would call tools).
+      res.setHeader('content-security-policy', hostPageCsp([`http://127.0.0.1:${sandboxPort}`, `http://localhost:${sandboxPort}`]))
+      res.setHeader('x-frame-options', 'DENY')
+      return text(res, 200, 'text/html; charset=utf-8', PAGE_SHELL)
+    }
     if (req.method === 'GET' && url.pathname === '/favicon.ico') {
       res.writeHead(204).end()
       return
@@ -77,7 +91,32 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return
     }
     if (req.method === 'POST' && url.pathname === '/api/rpc') return rpc(req, res)
+    if (req.method === 'POST' && url.pathname === '/api/token') return setToken(req, res)
     send(res, 404, { error: { code: 'NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
+  }
+
+  // The token field: a bearer for a protected HTTP server, kept in this process and never sent back to the page.
+  const setToken = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return send(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/token needs Content-Type: application/json' } })
+    let body: { server?: unknown; token?: unknown }
+    try {
+      body = JSON.parse(await readBody(req))
+    } catch (err) {
+      if (err instanceof DuetError) return send(res, 413, { error: { code: err.code, message: err.message } })
+      return send(res, 400, { error: { code: 'INVALID_REQUEST', message: 'the request body is not JSON; send { server, token }' } })
+    }
+    const conn = connections.find((c) => c.id === body?.server)
+    if (!conn) return send(res, 404, { error: { code: 'NOT_FOUND', message: `unknown server ${JSON.stringify(body?.server)}` } })
+    if (body.token !== undefined && typeof body.token !== 'string')
+      return send(res, 400, { error: { code: 'INVALID_ARGUMENT', message: 'token must be a string ("" sends none)' } })
+    try {
+      await conn.setToken(body.token ? body.token : undefined)
+    } catch (err) {
+      if (err instanceof DuetError) return send(res, 400, { error: { code: err.code, message: err.message } })
+      throw err
+    }
+    send(res, 200, { state: conn.snapshot() })
   }
 
   const rpc = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -143,12 +182,32 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw err
   }
   await Promise.all(connections.map((c) => c.start()))
+  let watcher: ViewWatcher | undefined
+  if (viteProject) {
+    const note = (level: string, data: string) => broadcast({ type: 'log', server: 'watch', source: 'vite', level, data })
+    try {
+      watcher = await watchViewProject(viteProject, {
+        started: () => note('info', 'rebuilding the view…'),
+        built: (ms) => {
+          note('info', `view rebuilt in ${Math.round(ms)} ms`)
+          // The build is written: look now rather than at the next poll.
+          for (const c of connections) void c.recheck()
+        },
+        failed: (message) => note('error', `the view did not build: ${message}`),
+      })
+    } catch (err) {
+      await Promise.all(connections.map((c) => c.close()))
+      await Promise.all([closeServer(main), closeServer(sandbox)])
+      throw err
+    }
+  }
 
   return {
     url: `http://127.0.0.1:${port}/`,
     sandboxOrigin: `http://127.0.0.1:${sandboxPort}`,
     async close() {
       for (const res of clients) res.end()
+      await watcher?.close()
       await Promise.all(connections.map((c) => c.close()))
       await Promise.all([closeServer(main), closeServer(sandbox)])
     },

@@ -8,6 +8,7 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
   const servers: ServerSpec[] = []
   let port: number | undefined
   let pollMs: number | undefined
+  let watch: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
     const value = () => {
@@ -25,9 +26,21 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DuetError('USAGE', `--server ${raw}: only http and https URLs are supported`)
       servers.push({ kind: 'http', url: url.href })
+    } else if (flag === '--token') {
+      // The bearer token of the --server just before it: each protected server has its own.
+      const token = value()
+      const last = servers.at(-1)
+      if (last?.kind !== 'http') throw new DuetError('USAGE', '--token applies to the --server <url> just before it; give --server first')
+      if (last.token !== undefined) throw new DuetError('USAGE', `--token is given twice for ${last.url}`)
+      if (!/^[\x21-\x7e]+$/.test(token)) throw new DuetError('USAGE', '--token must be one bearer token (printable characters, no spaces)')
+      last.token = token
     } else if (flag === '--stdio') {
       const line = value()
       servers.push({ kind: 'stdio', line, ...splitCommandLine(line) })
+    } else if (flag === '--watch') {
+      if (watch !== undefined) throw new DuetError('USAGE', '--watch is given twice; duet dev watches one view project')
+      watch = value()
+      if (watch.startsWith('--')) throw new DuetError('USAGE', `--watch needs a project folder, got ${watch}`)
     } else if (flag === '--port' || flag === '--poll') {
       const raw = value()
       const n = Number(raw)
@@ -40,5 +53,8 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
     }
   }
   if (servers.length === 0) throw new DuetError('USAGE', 'give at least one --server <url> or --stdio "<command>"')
-  return { servers, port, pollMs }
+  // $DUET_DEV_TOKEN: for HTTP servers without their own --token (and out of `ps`, unlike a flag).
+  const envToken = process.env.DUET_DEV_TOKEN
+  if (envToken) for (const server of servers) if (server.kind === 'http' && server.token === undefined) server.token = envToken
+  return { servers, port, pollMs, ...(watch === undefined ? {} : { watch }) }
 }

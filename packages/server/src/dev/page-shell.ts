@@ -5,7 +5,7 @@ export const PAGE_SHELL = `<!doctype html>
 <style>
 :root{color-scheme:light dark;--bg:light-dark(#f6f6f8,#16161a);--panel:light-dark(#fff,#1f1f24);--fg:light-dark(#1b1b1f,#ececf1);--muted:light-dark(#666,#9a9aa5);--line:light-dark(#ddd,#34343c);--accent:#3b6fe0;--bad:#c0282d}
 *{box-sizing:border-box}body{margin:0;font:14px/1.4 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
-header{display:flex;gap:12px;align-items:center;flex-wrap:wrap;padding:8px 12px;border-bottom:1px solid var(--line);background:var(--panel)}
+header{display:flex;gap:12px;align-items:center;flex-wrap:wrap;padding:8px 12px;border-bottom:1px solid var(--line);background:var(--panel);position:sticky;top:0;z-index:12}
 header h1{font-size:16px;margin:0 8px 0 0}label{display:inline-flex;gap:4px;align-items:center}
 main{display:grid;grid-template-columns:300px 1fr 420px;gap:8px;padding:8px;min-height:calc(100vh - 50px)}
 section{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;min-width:0;overflow:auto}
@@ -20,10 +20,20 @@ pre{white-space:pre-wrap;word-break:break-word;font:12px/1.35 ui-monospace,monos
 .error-banner{color:#fff;background:var(--bad);padding:6px 8px;border-radius:4px;margin:4px 0}
 #stage{position:relative;margin:8px 0}#stage .frame-box{border:1px dashed var(--line);max-width:100%}
 #stage iframe{border:0;width:100%;height:120px;display:block;background:transparent}
-#stage.fullscreen .frame-box{position:fixed;inset:0;z-index:10;background:var(--bg);max-width:none!important;width:auto!important}
-#stage.fullscreen iframe{height:100vh!important}
+#stage .host-bar{display:none}
+#stage.fullscreen .host-bar{display:flex;position:fixed;top:var(--fs-top,0px);left:0;right:0;height:36px;z-index:11;gap:8px;align-items:center;justify-content:space-between;padding:0 12px;background:var(--panel);border-bottom:1px solid var(--line)}
+#stage.fullscreen .frame-box{position:fixed;top:calc(var(--fs-top,0px) + 36px);left:0;right:0;bottom:0;z-index:10;background:var(--bg);max-width:none!important;width:auto!important;border:0}
+#stage.fullscreen iframe{height:calc(100vh - var(--fs-top,0px) - 36px)!important}
 #stage.pip .frame-box{position:fixed;right:16px;bottom:16px;width:360px!important;z-index:10;box-shadow:0 8px 24px rgb(0 0 0/.3);background:var(--bg)}
 details{margin:4px 0}summary{cursor:pointer;font-weight:600}
+textarea{resize:vertical;max-height:60vh;overflow:auto}.code,textarea.code{font:12px/1.35 ui-monospace,monospace;tab-size:2}.args-bar{display:flex;justify-content:flex-end}
+.trace-list{max-height:60vh;overflow:auto}.trace-bar{display:flex;gap:4px;flex-wrap:wrap;align-items:center;margin:4px 0}
+.trace-head{display:flex;gap:6px;flex-wrap:wrap;align-items:baseline;font-size:12px}.trace-head .time{color:var(--muted);font:11px ui-monospace,monospace}
+.trace-head .duration{color:var(--accent)}.trace-entry.failed{border-left:3px solid var(--bad);padding-left:4px}
+.failed-tag{color:#fff;background:var(--bad);border-radius:3px;padding:0 4px;font-size:11px}.payload summary{font-weight:400;font-size:12px;color:var(--muted)}.preview{display:block;font:12px/1.35 ui-monospace,monospace;word-break:break-all}
+.agent-inbox{max-height:40vh;overflow:auto}
+.side-tabs{display:flex;gap:4px;margin-bottom:6px}.side-tabs button{flex:1;padding:4px;border:1px solid var(--line);border-radius:4px;background:none;color:inherit;cursor:pointer}.side-tabs button[aria-selected=true]{border-color:var(--accent);font-weight:600}
+.content-text{max-height:60vh;overflow:auto}
 </style></head>
 <body><div id="app"></div><script type="module" src="/host.js"></script></body></html>
 `

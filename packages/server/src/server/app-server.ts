@@ -1,5 +1,6 @@
 import {
   McpServer,
+  requireScopes,
   type CallToolResult,
   type McpServerFactory,
   type ServerContext,
@@ -10,6 +11,9 @@ import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import type { ToolSignatures, TypedTools } from 'duetkit/protocol'
 import * as z from 'zod'
 import { registerView, resolveView, type ViewConfig } from './app-tool.js'
+import { openAuthGate } from './auth-gate.js'
+import { resolveAuth, scopeList, type AuthOptions } from './auth-options.js'
+import { resolveRateLimit, type RateLimitOptions } from './rate-limit.js'
 import { DuetError, invalidOption } from './errors.js'
 import { listenHttp, type HttpListenOptions } from './http.js'
 import { listenStdio } from './stdio.js'
@@ -36,6 +40,11 @@ export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | und
   annotations?: ToolAnnotations
   /** Default `['model', 'app']`; `['app']` hides the tool from the model, leaving it callable by the server's views. */
   visibility?: ToolVisibility[]
+  /**
+   * OAuth scopes a caller's token needs to call this tool (with `auth`; over stdio or without `auth` they
+   * are not checked). A token without them gets HTTP 403 `insufficient_scope` naming them.
+   */
+  scopes?: string[]
   _meta?: Record<string, unknown>
 }
 
@@ -70,6 +79,14 @@ export interface AppServerOptions {
    * `localStorage` keep their `App.persist` state through it. Default: in memory; `false` leaves it out.
    */
   viewState?: ViewStateOptions | false
+  /**
+   * Makes the HTTP listener an OAuth 2.1 resource server (MCP authorization): bearer tokens of `issuer`
+   * verified (JWT against its JWKS, or introspection) or a custom `verifier`; Protected Resource Metadata
+   * served; 401/403 challenges. Handlers read the caller with `subjectOf(ctx)`. Stdio is not affected.
+   */
+  auth?: AuthOptions
+  /** A token bucket per caller (token subject, else client address) and per tool: past it, HTTP 429 with `Retry-After`. */
+  rateLimit?: RateLimitOptions
 }
 
 /**
@@ -126,6 +143,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
   if (typeof version !== 'string' || version === '') invalidOption('createAppServer', 'version', 'must be a non-empty string')
   if (instructions !== undefined && typeof instructions !== 'string') invalidOption('createAppServer', 'instructions', 'must be a string')
   const viewState = resolveViewState(options.viewState)
+  const auth = resolveAuth(options.auth)
+  const rateLimit = resolveRateLimit(options.rateLimit)
+  // Every tool's scopes, advertised as `scopes_supported` in the metadata.
+  const toolScopes = new Set<string>()
   let viewStateRegistered = false
 
   const setups: Array<(mcp: McpServer) => void> = []
@@ -155,7 +176,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (!config || typeof config.description !== 'string') invalidOption(where, 'description', 'is required')
     if (typeof handler !== 'function') invalidOption(where, 'handler', 'must be a function')
     const visibility = checkVisibility(where, config.visibility)
+    const scopes = scopeList('scopes', config.scopes, where)
     claim('tool', `tool:${toolName}`)
+    for (const scope of scopes) toolScopes.add(scope)
     const ui = { ...(config._meta?.ui as object | undefined), ...uiMeta, ...(visibility && { visibility }) }
     const _meta: Record<string, unknown> = { ...config._meta }
     if (Object.keys(ui).length > 0) _meta.ui = ui
@@ -168,6 +191,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       ...(config.annotations && { annotations: config.annotations }),
       ...(Object.keys(_meta).length > 0 && { _meta }),
       ...(outputSchema && { outputSchema }),
+      // The SDK answers a call without them with 403 before the handler runs (no challenge without a token).
+      ...(scopes.length > 0 && { scopeChallenge: requireScopes(...(scopes as [string, ...string[]])) }),
     }
     add((server) => {
       if (inputSchema) server.registerTool(toolName, { ...definition, inputSchema }, (args: unknown, extra: ServerContext) => handler(args as never, extra))
@@ -224,7 +249,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (closing) throw new DuetError('NOT_LISTENING', `listen: server '${name}' is closed`, { state: 'closed' })
       const { stdio, http, handleSignals = true } = listenOptions ?? {}
       if (!stdio === !http) invalidOption('listen', 'stdio | http', 'needs exactly one of { stdio: true } or { http: { … } }')
-      const listening = stdio ? listenStdio(build, () => void app.close()) : await listenHttp(build, http!)
+      const gate = http && auth ? await openAuthGate(auth, name, () => [...toolScopes]) : undefined
+      const listening = stdio
+        ? listenStdio(build, () => void app.close())
+        : await listenHttp(build, http!, { ...(gate && { auth: gate }), ...(rateLimit && { rateLimit }) })
       const tracked: Listening = {
         ...listening,
         async close() {

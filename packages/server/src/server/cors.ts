@@ -9,8 +9,8 @@ const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** What a browser client sends: the Streamable HTTP headers of both eras, plus auth and resumption. */
 const ALLOWED_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID']
-/** What a browser client must read from our answers: the session it was given, the era, and auth challenges. */
-const EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate'
+/** What a browser client must read from our answers: the session it was given, the era, auth challenges and rate-limit waits. */
+const EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After'
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS'
 /** How long a browser may reuse a preflight answer (two hours, Chromium's cap). */
 const MAX_AGE_SECONDS = 7200

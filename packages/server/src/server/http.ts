@@ -1,9 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { isIP, type AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, SUPPORTED_PROTOCOL_VERSIONS, type McpServerFactory } from '@modelcontextprotocol/server'
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
+import type { AuthInfo } from '@modelcontextprotocol/server'
+import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
+import { rateLimitedResponse, TokenBuckets, toolCallsOf, type ResolvedRateLimit } from './rate-limit.js'
+import { subjectOfAuth } from './subject.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
@@ -11,8 +16,13 @@ import { sessionHandler, type SessionHandler } from './sessions.js'
 export interface HttpListenOptions {
   /** Default 3001; `0` picks a free port (read it from `Listening.url`). */
   port?: number
-  /** Default `127.0.0.1`: loopback only. Bind wider only behind something that authenticates. */
+  /**
+   * Default `127.0.0.1`: loopback only. A non-loopback address needs the server's `auth` option (or
+   * `insecure: true`): without it `listen` refuses, as anyone reaching the port could call every tool.
+   */
   host?: string
+  /** `true` serves a non-loopback `host` without `auth`, on purpose (e.g. behind a proxy that authenticates). Default `false`. */
+  insecure?: boolean
   /** Default `/mcp`. */
   path?: string
   /**
@@ -53,8 +63,17 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 const MODERN_REVISION = '2026-07-28'
 const REVISION = /^\d{4}-\d{2}-\d{2}$/
 
+/** What the server core adds in front of the endpoint: the resource server's gate and the rate limit. */
+export interface HttpGuards {
+  auth?: AuthGate
+  rateLimit?: ResolvedRateLimit
+}
+
+/** The caller a request is counted against, for the rate limit inside the SDK handler. */
+const caller = new AsyncLocalStorage<string>()
+
 /** Serves the factory's servers over Streamable HTTP: 2026-07-28 per request, 2025-era stateless or with sessions. */
-export async function listenHttp(factory: McpServerFactory, options: HttpListenOptions = {}): Promise<HttpListening> {
+export async function listenHttp(factory: McpServerFactory, options: HttpListenOptions = {}, guards: HttpGuards = {}): Promise<HttpListening> {
   const { port = 3001, host = '127.0.0.1', path = '/mcp', shutdownGraceMs = 5000, onError } = options
   if (!Number.isInteger(port) || port < 0 || port > 65535) invalidOption('listen', 'http.port', `must be an integer 0-65535, got ${JSON.stringify(port)}`)
   if (typeof host !== 'string' || host === '') invalidOption('listen', 'http.host', 'must be a non-empty string')
@@ -64,17 +83,31 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   if (typeof sessions !== 'boolean') invalidOption('listen', 'http.sessions', `must be true or false, got ${JSON.stringify(sessions)}`)
   if (!Number.isInteger(maxSessions) || maxSessions < 1)
     invalidOption('listen', 'http.maxSessions', `must be an integer >= 1, got ${JSON.stringify(maxSessions)}`)
-  const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host)
+  if (options.insecure !== undefined && typeof options.insecure !== 'boolean')
+    invalidOption('listen', 'http.insecure', `must be true or false, got ${JSON.stringify(options.insecure)}`)
+  if (!guards.auth && !options.insecure && !isLoopback(host))
+    throw new DuetError(
+      'INSECURE_BIND',
+      `listen: refusing to serve ${host} without auth: anyone who reaches it could call every tool; set the server's auth option (duet serve --auth-issuer URL), or insecure: true (--insecure-no-auth) if something in front authenticates`,
+      { host },
+    )
+  const resourceHost = guards.auth?.resourceHost
+  const allowedHosts = options.allowedHosts ?? [...defaultAllowedHosts(host), ...(resourceHost ? [resourceHost] : [])]
   const origins = originPolicy(options.allowedOrigins)
 
   const report = (error: Error) => onError?.(error)
   // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
   const handler = createMcpHandler(factory, { onerror: report, ...(sessions && { legacy: 'reject' as const }) })
   const legacy: SessionHandler | undefined = sessions ? sessionHandler(factory, { maxSessions, onerror: report }) : undefined
-  const serve = toNodeHandler(
-    legacy ? { fetch: async (request: Request) => ((await isLegacyRequest(request)) ? legacy.fetch(request) : handler.fetch(request)) } : handler,
-    { onerror: report },
-  )
+  type Context = { authInfo?: AuthInfo }
+  const route = legacy
+    ? async (request: Request, context?: Context) => ((await isLegacyRequest(request)) ? legacy.fetch(request, context) : handler.fetch(request, context))
+    : (request: Request, context?: Context) => handler.fetch(request, context)
+  const buckets = guards.rateLimit && new TokenBuckets(guards.rateLimit)
+  const limited = buckets
+    ? async (request: Request, context?: Context) => (await overLimit(buckets, request, caller.getStore() ?? '')) ?? route(request, context)
+    : route
+  const serve = toNodeHandler({ fetch: limited }, { onerror: report })
   const closeHandlers = () => Promise.allSettled([handler.close(), legacy?.close()]).then(() => undefined)
   const checkHost = hostHeaderValidation(allowedHosts)
 
@@ -85,6 +118,10 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       if (closing) setImmediate(() => server.closeIdleConnections())
     })
     if (!checkHost(req, res)) return
+    const pathname = new URL(req.url ?? '/', 'http://local').pathname
+    // The metadata is public and read by browser clients of any origin, so it comes before the Origin check.
+    const metadata = guards.auth?.metadata(req.method ?? 'GET', pathname)
+    if (metadata) return void send(res, metadata).catch(report)
     const origin = req.headers.origin
     if (!origins.allows(origin)) {
       report(new Error(`Rejected a request from Origin ${origin}`))
@@ -92,7 +129,7 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
       return
     }
-    if (new URL(req.url ?? '/', 'http://local').pathname !== path) {
+    if (pathname !== path) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `Not found: the MCP endpoint is ${path}` }))
       return
     }
@@ -106,14 +143,22 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       return
     }
     widenAccept(req)
-    serve(req, res).catch((err: unknown) => {
-      // Unexpected (the SDK answers protocol mistakes itself), so it is logged even without onError.
-      const error = err instanceof Error ? err : new Error(String(err))
-      if (onError) onError(error)
-      else process.stderr.write(`duet/server: HTTP request failed: ${error.stack ?? error.message}\n`)
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal server error' } }))
-    })
+    const served = guards.auth ? authorize(guards.auth, req, res) : Promise.resolve(true)
+    served
+      .then((authorized) => {
+        if (!authorized) return
+        const auth = (req as { auth?: AuthInfo }).auth
+        const subject = subjectOfAuth(auth)
+        return caller.run(subject !== undefined ? `sub:${subject}` : `address:${req.socket.remoteAddress ?? ''}`, () => serve(req, res))
+      })
+      .catch((err: unknown) => {
+        // Unexpected (the SDK answers protocol mistakes itself), so it is logged even without onError.
+        const error = err instanceof Error ? err : new Error(String(err))
+        if (onError) onError(error)
+        else process.stderr.write(`duet/server: HTTP request failed: ${error.stack ?? error.message}\n`)
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal server error' } }))
+      })
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -130,6 +175,13 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   })
   const address = server.address() as AddressInfo
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  try {
+    guards.auth?.bind(`http://${urlHost}:${address.port}${path}`, WILDCARDS.has(host))
+  } catch (err) {
+    server.close()
+    await closeHandlers()
+    throw err
+  }
 
   return {
     url: `http://${urlHost}:${address.port}${path}`,
@@ -150,6 +202,52 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       return closing
     },
   }
+}
+
+/** Loopback names and addresses (all of 127.0.0.0/8 and ::1), which only this machine can reach. */
+function isLoopback(host: string): boolean {
+  if (LOOPBACK.has(host)) return true
+  const bare = host.replace(/^\[(.*)\]$/, '$1')
+  if (isIP(bare) === 4) return bare.startsWith('127.')
+  return bare === '::1' || bare === '0:0:0:0:0:0:0:1' || /^::ffff:127\./i.test(bare)
+}
+
+/** Verifies the bearer token and, when it is good, leaves its `AuthInfo` on `req.auth` for the SDK handler. */
+async function authorize(gate: AuthGate, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const header = req.headers.authorization
+  const result = await gate.check(typeof header === 'string' ? header : undefined)
+  if (result instanceof Response) {
+    await send(res, result)
+    return false
+  }
+  ;(req as { auth?: AuthInfo }).auth = result
+  return true
+}
+
+/** The 429 answer when a `tools/call` in the body finds its caller's bucket for that tool empty. */
+async function overLimit(buckets: TokenBuckets, request: Request, who: string): Promise<Response | undefined> {
+  if (request.method !== 'POST') return undefined
+  let body: unknown
+  try {
+    body = await request.clone().json()
+  } catch {
+    return undefined // the SDK answers a body that is not JSON
+  }
+  for (const tool of toolCallsOf(body)) {
+    const waitMs = buckets.take(`${who}\u0000${tool}`)
+    if (waitMs > 0) return rateLimitedResponse(tool, waitMs, Array.isArray(body) ? null : (body as { id?: unknown }).id)
+  }
+  return undefined
+}
+
+/** Writes a web `Response` (the SDK's challenge and metadata answers) to a Node response. */
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, key) => {
+    headers[key] = value
+  })
+  res.writeHead(response.status, headers)
+  res.end(Buffer.from(await response.arrayBuffer()))
 }
 
 function defaultAllowedHosts(host: string): string[] {

@@ -26,6 +26,11 @@ export type {
 } from './tool-types.js'
 export type { ViewConfig, ViewCsp, ViewPermissions, ViewUiMeta } from './app-tool.js'
 export type { HttpListenOptions } from './http.js'
+// Authorization: the resource server's options, and whose request a handler serves.
+export type { AuthOptions, IntrospectionOptions, IssuerAuthOptions, VerifierAuthOptions } from './auth-options.js'
+export type { RateLimitOptions } from './rate-limit.js'
+export { SUBJECT_ENV, subjectOf } from './subject.js'
+export type { SubjectContext } from './subject.js'
 // Errors: the same class and codes as the view side, and the one tool-error shape.
 export { DuetError, ErrorCodes, isDuetError } from 'duetkit/protocol'
 export type { ErrorCode, ErrorData } from 'duetkit/protocol'

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type McpServerFactory } from '@modelcontextprotocol/server'
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server'
 import { MemoryEventStore } from './event-store.js'
+import { subjectOfAuth } from './subject.js'
 
 /** The 2025-era leg of the session mode: one SDK server and transport per `Mcp-Session-Id`. */
 export interface SessionHandler {
-  fetch(request: Request): Promise<Response>
+  /** `context.authInfo`: the verified token, passed on to handlers; a session answers only its own subject. */
+  fetch(request: Request, context?: { authInfo?: AuthInfo }): Promise<Response>
   /** How many sessions are open. */
   readonly size: number
   close(): Promise<void>
@@ -18,6 +20,8 @@ export interface SessionOptions {
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport
+  /** The subject that opened it: with auth, another subject's token cannot ride on a leaked session id. */
+  subject: string | undefined
   close(): Promise<void>
 }
 
@@ -30,7 +34,7 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
   const sessions = new Map<string, Session>()
   const eventStore = new MemoryEventStore()
 
-  const open = async (request: Request): Promise<Response> => {
+  const open = async (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
     let session: Session | undefined
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -46,6 +50,7 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
     const server = await factory({ era: 'legacy', requestInfo: request })
     session = {
       transport,
+      subject: subjectOfAuth(authInfo),
       async close() {
         if (transport.sessionId) sessions.delete(transport.sessionId)
         await server.close().catch((err: unknown) => options.onerror?.(err instanceof Error ? err : new Error(String(err))))
@@ -56,27 +61,29 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
     }
     if (options.onerror) transport.onerror = options.onerror
     await server.connect(transport)
-    return transport.handleRequest(request)
+    return transport.handleRequest(request, { authInfo })
   }
 
   return {
     get size() {
       return sessions.size
     },
-    async fetch(request) {
+    async fetch(request, context) {
+      const authInfo = context?.authInfo
       const id = request.headers.get('mcp-session-id')
       if (id) {
         const session = sessions.get(id)
-        if (!session) return rpcError(404, -32001, `Session not found: '${id}' is unknown or was closed. Send initialize to start a new session.`)
+        if (!session || session.subject !== subjectOfAuth(authInfo))
+          return rpcError(404, -32001, `Session not found: '${id}' is unknown or was closed. Send initialize to start a new session.`)
         // Most recently used last, so eviction takes the idlest session.
         sessions.delete(id)
         sessions.set(id, session)
-        return session.transport.handleRequest(request)
+        return session.transport.handleRequest(request, { authInfo })
       }
       if (request.method === 'POST') {
         const body = parseJson(await request.clone().text())
         if (body === NOT_JSON) return rpcError(400, -32700, 'Parse error: the body is not JSON')
-        if (isInitializeRequest(body)) return open(request)
+        if (isInitializeRequest(body)) return open(request, authInfo)
       }
       return rpcError(400, -32000, 'Bad Request: this server keeps sessions; send initialize first, then the Mcp-Session-Id header it returns')
     },

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import * as z from 'zod'
 import { DuetError, invalidOption } from './errors.js'
+import { type SubjectContext, subjectOf } from './subject.js'
 import { guarded } from './tool-error.js'
 
 /**
@@ -81,11 +82,19 @@ export const viewStateInput = {
 }
 
 /** The tool body: `get` answers `{ state }` (`null` when none is kept), `put` keeps a state. */
+// With auth, a view's state belongs to its user: another subject who learns the viewUUID reads and
+// overwrites its own slot, never this one. Without a subject the key is the viewUUID as before.
+const stateKey = (viewUUID: string, ctx: SubjectContext | undefined): string => {
+  const sub = subjectOf(ctx)
+  return sub === undefined ? viewUUID : `${createHash('sha256').update(sub).digest('base64url').slice(0, 22)}.${viewUUID}`
+}
+
 export function viewStateHandler(resolved: { store: ViewStateStore; maxBytes: number }) {
-  return (args: { op: 'get' | 'put'; viewUUID: string; state?: unknown }): Promise<CallToolResult> =>
+  return (args: { op: 'get' | 'put'; viewUUID: string; state?: unknown }, ctx?: SubjectContext): Promise<CallToolResult> =>
     guarded(async () => {
+      const key = stateKey(args.viewUUID, ctx)
       if (args.op === 'get') {
-        const json = await resolved.store.get(args.viewUUID)
+        const json = await resolved.store.get(key)
         const state = json === undefined ? null : (JSON.parse(json) as unknown)
         return { content: [{ type: 'text', text: state === null ? 'No state kept' : 'State found' }], structuredContent: { state } }
       }
@@ -102,7 +111,7 @@ export function viewStateHandler(resolved: { store: ViewStateStore; maxBytes: nu
             limit: resolved.maxBytes,
           },
         )
-      await resolved.store.put(args.viewUUID, json)
+      await resolved.store.put(key, json)
       return { content: [{ type: 'text', text: 'State kept' }], structuredContent: { state: args.state } }
     })
 }

@@ -12,7 +12,9 @@ const ROOMS: RoomRules['rooms'] = {
   channel: ['server'],
   apps: ['channel', 'server'],
   dev: ['apps', 'channel', 'server'],
-  cli: ['dev', 'apps', 'channel', 'server'],
+  // check drives the dev host's sandbox and page; channel only for its optional-peer helper.
+  check: ['dev', 'channel', 'server'],
+  cli: ['check', 'dev', 'apps', 'channel', 'server'],
   '.': [],
 }
 

@@ -30,7 +30,10 @@ describe('redis store specifics', () => {
       await raw.zRem(key, victim)
       await raw.zAdd(key, { score: Number(ids[17]), value: victim.slice(0, -3) })
       const before = (await store.stats()).setAside
+      const reported: unknown[] = []
+      store.onSetAside((event) => reported.push(event))
       const got = await store.drain(id, 'app-to-agent')
+      expect(reported).toEqual([{ channelId: id, direction: 'app-to-agent', count: 1 }])
       expect(got.map((m) => (m.data as { i: number }).i)).toEqual([...Array(50).keys()].filter((i) => i !== 17))
       expect((await store.stats()).setAside).toBe(before + 1)
       expect(await store.peek(id, 'app-to-agent')).toBe(0)

@@ -1,10 +1,11 @@
-import { writeFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openChannelStore } from '../../src/channel/index.js'
 import { SQLITE_FILE, SQLITE_SUBDIR } from '../../src/channel/sqlite-store.js'
 import { channelError, describeChannelStore } from './store.case.js'
+import { storeWithOneCorruptRow } from './corrupt-sqlite.js'
 import { tempDir } from './temp-dir.js'
 
 const shared = tempDir()
@@ -16,25 +17,51 @@ describe('sqlite store specifics', () => {
   it('one flipped byte in one stored message costs that message only: 49 of 50 delivered, the bad one counted', async () => {
     const { dir, remove } = tempDir()
     try {
-      let store = await openChannelStore({ dataDir: dir })
-      const id = await store.open()
-      for (let i = 0; i < 50; i++) await store.send(id, 'app-to-agent', { event: 'e', data: { i, mark: i === 17 ? 'POISON-MARK' : 'fine' } })
-      // Closing checkpoints the WAL into the main file, where the byte is flipped.
-      await store.dispose()
-      const file = join(dir, SQLITE_SUBDIR, SQLITE_FILE)
-      const bytes = readFileSync(file)
-      const at = bytes.indexOf('POISON-MARK')
-      expect(at).toBeGreaterThan(0)
-      expect(bytes.indexOf('POISON-MARK', at + 1)).toBe(-1)
-      // The byte just before the marker is the string's opening quote: flipping it breaks that row's JSON.
-      bytes[at - 1] ^= 0x01
-      writeFileSync(file, bytes)
-      store = await openChannelStore({ dataDir: dir })
+      const { id } = await storeWithOneCorruptRow(dir, 50, 17)
+      const store = await openChannelStore({ dataDir: dir })
+      const reported: unknown[] = []
+      store.onSetAside((event) => reported.push(event))
       const got = await store.drain(id, 'app-to-agent')
+      expect(reported).toEqual([{ channelId: id, direction: 'app-to-agent', count: 1 }])
       expect(got.map((m) => (m.data as { i: number }).i)).toEqual([...Array(50).keys()].filter((i) => i !== 17))
-      expect(await store.stats()).toEqual({ backend: 'sqlite', setAside: 1 })
+      expect(await store.stats()).toMatchObject({ backend: 'sqlite', setAside: 1, bytes: 0 })
       expect(await store.peek(id, 'app-to-agent')).toBe(0)
       await store.dispose()
+    } finally {
+      remove()
+    }
+  })
+
+  it('upgrades a file from before quotas: its stored bytes and open channels are counted, its channels count as seen', async () => {
+    const { dir, remove } = tempDir()
+    try {
+      mkdirSync(join(dir, SQLITE_SUBDIR), { recursive: true })
+      // The schema an older Duet wrote (no size column, no app_seen marker, no counters).
+      const old = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE))
+      old.exec(`
+        CREATE TABLE channels (id TEXT PRIMARY KEY, state INTEGER NOT NULL DEFAULT 0, touched_at INTEGER NOT NULL,
+          pending_0 INTEGER NOT NULL DEFAULT 0, pending_1 INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+        CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, dir INTEGER NOT NULL,
+          event TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
+        CREATE TABLE stats (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;`)
+      const now = Date.now()
+      old.prepare('INSERT INTO channels (id, touched_at, pending_0) VALUES (?, ?, 2)').run('ch-old', now)
+      old.prepare('INSERT INTO channels (id, state, touched_at) VALUES (?, 1, ?)').run('ch-closed', now)
+      for (const data of ['"é"', '{"a":1}'])
+        old.prepare('INSERT INTO messages (channel, dir, event, data, at) VALUES (?, 0, ?, ?, ?)').run('ch-old', 'ev', data, now)
+      old.close()
+      const store = await openChannelStore({ dataDir: dir })
+      try {
+        // 'ev' twice, '"é"' (4 bytes in UTF-8) and '{"a":1}' (7).
+        expect(await store.stats()).toMatchObject({ bytes: 2 + 4 + 2 + 7, channels: 1 })
+        expect(await store.appSeen('ch-old')).toBe(true)
+        const got = await store.read('ch-old', 'app-to-agent', { after: '0' })
+        expect(got.map((m) => m.data)).toEqual(['é', { a: 1 }])
+        await store.ack('ch-old', 'app-to-agent', got[1].id)
+        expect(await store.stats()).toMatchObject({ bytes: 0, channels: 1 })
+      } finally {
+        await store.dispose()
+      }
     } finally {
       remove()
     }

@@ -393,6 +393,110 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(await store.peek(live, 'app-to-agent')).toBe(0)
     })
 
+    it('byte quota: a send past maxStoreBytes is LIMIT_REACHED naming quota, limit and use, losing nothing; acknowledging and closing free room', async () => {
+      // The quota is store-wide and the suite's stores share their data (memory stores with limits do not), so the
+      // limit sits just above the use a store opened the same way sees.
+      const used = (await (await make({ maxPending: 10_000 })).stats()).bytes
+      const limit = used + 5_000
+      const store = await make({ maxStoreBytes: limit })
+      const id = freshId('quota')
+      const payload = 'x'.repeat(900)
+      const sent: string[] = []
+      let refused: DuetError | undefined
+      for (let i = 0; i < 20 && !refused; i++) {
+        try {
+          sent.push(await store.send(id, 'app-to-agent', { event: 'fill', data: { i, payload } }))
+        } catch (err) {
+          refused = err as DuetError
+        }
+      }
+      expect(sent.length).toBeGreaterThanOrEqual(3)
+      expect(sent.length).toBeLessThanOrEqual(5)
+      expect(refused?.code).toBe('LIMIT_REACHED')
+      expect(refused?.message).toMatch(/maxStoreBytes/)
+      expect(refused?.message).toContain(String(limit))
+      expect(refused?.data).toMatchObject({ quota: 'maxStoreBytes', limit })
+      const shownUse = (refused!.data as { used: number }).used
+      expect(shownUse).toBeGreaterThan(limit - 2_000)
+      expect(shownUse).toBeLessThanOrEqual(limit)
+      expect((await store.stats()).bytes).toBe(shownUse)
+      // Nothing already stored was lost by the refusal.
+      const got = await store.read(id, 'app-to-agent', { after: '0' })
+      expect(got.map((m) => m.id)).toEqual(sent)
+      // Acknowledging frees room: the refused send now goes through.
+      await store.ack(id, 'app-to-agent', sent.at(-1)!)
+      expect((await store.stats()).bytes).toBe(used)
+      const again = await store.send(id, 'app-to-agent', { event: 'fill', data: { payload } })
+      expect(await store.peek(id, 'app-to-agent')).toBe(1)
+      // Closing frees room too.
+      expect(again).toMatch(/^\d+$/)
+      await store.close(id)
+      expect((await store.stats()).bytes).toBe(used)
+    })
+
+    it('channel quota: past maxChannels open and first use are LIMIT_REACHED with the limit and count; closing frees room', async () => {
+      const open = (await (await make({ maxPending: 10_000 })).stats()).channels
+      const store = await make({ maxChannels: open + 2 })
+      const a = await store.open()
+      const b = freshId('quota')
+      await store.send(b, 'agent-to-app', { event: 'first-use' })
+      expect((await store.stats()).channels).toBe(open + 2)
+      const err = await channelError(store.open())
+      expect(err.code).toBe('LIMIT_REACHED')
+      expect(err.message).toMatch(/maxChannels/)
+      expect(err.data).toEqual({ quota: 'maxChannels', limit: open + 2, used: open + 2 })
+      expect((await channelError(store.send(freshId('quota'), 'agent-to-app', { event: 'x' }))).code).toBe('LIMIT_REACHED')
+      // The channels already open keep working.
+      expect(await store.peek(b, 'agent-to-app')).toBe(1)
+      await store.close(a)
+      const c = await store.open()
+      expect(await store.peek(c, 'app-to-agent')).toBe(0)
+      await store.close(b)
+      await store.close(c)
+    })
+
+    it('expired channels free the channel quota', async () => {
+      const probe = await make({ idleTtlMs: 300 })
+      await new Promise((r) => setTimeout(r, 400))
+      await probe.sweep()
+      const open = (await probe.stats()).channels
+      const store = await make({ idleTtlMs: 300, maxChannels: open + 1 })
+      const a = await store.open()
+      expect((await channelError(store.open())).code).toBe('LIMIT_REACHED')
+      // Expiry is about wall-clock time, so this test has to let time pass.
+      await new Promise((r) => setTimeout(r, 400))
+      const b = await store.open()
+      expect((await channelError(store.send(a, 'app-to-agent', { event: 'late' }))).code).toBe('CHANNEL_CLOSED')
+      await store.close(b)
+    })
+
+    it('checks the quota options, naming them', async () => {
+      await expect(make({ maxStoreBytes: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', data: { option: 'limits.maxStoreBytes' } })
+      await expect(make({ maxChannels: -1 })).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringMatching(/limits\.maxChannels/),
+        data: { option: 'limits.maxChannels' },
+      })
+    })
+
+    it('marks a channel seen by an app on app-side calls and on open, never on agent-side ones', async () => {
+      const store = await make()
+      const picked = freshId('typo')
+      await store.send(picked, 'agent-to-app', { event: 'hello' })
+      expect(await store.peek(picked, 'app-to-agent')).toBe(0)
+      expect(await store.waitForMail(picked, 'app-to-agent', 0)).toBe(0)
+      await store.read(picked, 'app-to-agent', { after: '0' })
+      expect(await store.appSeen(picked)).toBe(false)
+      // The view's poll marks it.
+      await store.read(picked, 'agent-to-app', { after: '0' })
+      expect(await store.appSeen(picked)).toBe(true)
+      const sentByApp = freshId('app')
+      await store.send(sentByApp, 'app-to-agent', { event: 'ready' })
+      expect(await store.appSeen(sentByApp)).toBe(true)
+      expect(await store.appSeen(await store.open())).toBe(true)
+      expect(await store.appSeen(freshId('never'))).toBe(false)
+    })
+
     it('checks its options once, naming the option', async () => {
       await expect(make({ maxPending: 0 })).rejects.toMatchObject({
         code: 'INVALID_OPTION',

@@ -51,6 +51,20 @@ describe('duet wait', () => {
     expect(await store.drain(channel, 'app-to-agent')).toHaveLength(2)
   })
 
+  it('says at once on stderr, and in the --json timeout line, when no app has touched the channel (a likely typo)', async () => {
+    const typo = `ch-typo-${Date.now()}`
+    await store.send(typo, 'agent-to-app', { event: 'for a view that never came' })
+    const result = await wait([typo, '--json', '--data-dir', data.dir, '--timeout', '0.5'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(new RegExp(`^duet wait: hint: No app has touched channel '${typo}'`))
+    expect(JSON.parse(result.stdout)).toEqual({ channel_id: typo, waiting: 0, hint: expect.stringContaining('mistyped') })
+    // Once the view has polled, the same wait says nothing of the kind.
+    await store.read(typo, 'agent-to-app', { after: '0' })
+    const seen = await wait([typo, '--json', '--data-dir', data.dir, '--timeout', '0.5'])
+    expect(seen.stderr).not.toMatch(/hint/)
+    expect(JSON.parse(seen.stdout)).toEqual({ channel_id: typo, waiting: 0 })
+  })
+
   it('ignores the other direction and exits 2 on timeout', async () => {
     const channel = `ch-${Date.now()}`
     await store.send(channel, 'agent-to-app', { event: 'for the app' })

@@ -115,7 +115,9 @@ describe('duet dev server API', () => {
   it('serves the sandbox on its own origin with the CSP as a header, refusing bad policies', async () => {
     expect(dev.sandboxOrigin).not.toBe(new URL(dev.url).origin)
     const plain = await raw(dev.sandboxOrigin, 'GET', '/sandbox.html')
-    expect(plain.headers['content-security-policy']).toBe(DEFAULT_CSP)
+    // The view's policy (the spec's default here), and only the dev page may frame the proxy.
+    const page = new URL(dev.url).origin
+    expect(plain.headers['content-security-policy']).toBe(`${DEFAULT_CSP}; frame-ancestors ${page} ${page.replace('127.0.0.1', 'localhost')}`)
     const declared = await raw(
       dev.sandboxOrigin,
       'GET',

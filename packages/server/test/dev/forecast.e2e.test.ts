@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
+import { startListening } from './fixtures/forecast-copy.mjs'
 
 // The acceptance flows on the real parts: the forecast example (built view + its server) and `duet serve`.
 const repo = (p: string) => fileURLToPath(new URL(`../../../../${p}`, import.meta.url))
@@ -16,30 +17,6 @@ const FORECAST_VIEW = repo('examples/forecast/dist/index.html')
 const DUET_BIN = repo('packages/server/dist/cli/bin.js')
 const ready = existsSync(FORECAST_SERVER) && existsSync(FORECAST_VIEW) && existsSync(DUET_BIN)
 const WAIT = { timeout: 20_000 }
-
-// Starts a node program and resolves with the MCP URL it announces on stderr ("listening on <url>").
-function startListening(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
-    let err = ''
-    const timer = setTimeout(() => {
-      child.kill()
-      reject(new Error(`${args.join(' ')} did not announce a URL: ${err}`))
-    }, 20_000)
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString('utf8')
-      const m = /listening on (http:\/\/\S+)/.exec(err)
-      if (m) {
-        clearTimeout(timer)
-        resolve({ child, url: m[1] })
-      }
-    })
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))
-    })
-  })
-}
 
 describe.skipIf(!ready)('duet dev on the forecast example and duet serve', { timeout: 90_000 }, () => {
   let dataDir: string
@@ -92,7 +69,7 @@ describe.skipIf(!ready)('duet dev on the forecast example and duet serve', { tim
     await page.screenshot({ path: `${SHOTS_DIR}/forecast-light.png` })
     await page.getByTestId('theme-select').selectOption('dark')
     await page.getByTestId('trace-filter').fill('host-context-changed')
-    await waitText('trace', '"theme":"dark"')
+    await waitText('trace', '"theme": "dark"')
     await page.getByTestId('trace-filter').fill('')
     await page.screenshot({ path: `${SHOTS_DIR}/forecast-dark.png` })
   })

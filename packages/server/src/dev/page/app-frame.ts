@@ -7,6 +7,7 @@ import {
   type McpUiResourcePermissions,
 } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { HostPreset } from '../presets.js'
+import { parseViewDiagnostic, type ViewDiagnostic } from '../view-diagnostics.js'
 import { rpc } from './api.js'
 import { h } from './dom.js'
 import type { TraceEntry } from './panels.js'
@@ -19,6 +20,8 @@ export interface FrameHooks {
   modelContext(params: unknown): void
   displayMode(mode: 'inline' | 'fullscreen' | 'pip'): 'inline' | 'fullscreen' | 'pip'
   teardownRequested(): void
+  /** A console error or warning, uncaught exception, unhandled rejection or CSP violation in the view. */
+  viewDiagnostic?(d: ViewDiagnostic): void
 }
 
 /** Options of {@link mountApp}. */
@@ -40,6 +43,8 @@ export interface MountedApp {
   iframe: HTMLIFrameElement
   /** Resolves when the view sends `ui/notifications/initialized`. */
   initialized: Promise<void>
+  /** The text of the last error the view reported (see {@link FrameHooks.viewDiagnostic}), if any. */
+  readonly lastError: string | undefined
   destroy(): Promise<void>
 }
 
@@ -57,10 +62,18 @@ export async function mountApp(o: MountOptions): Promise<MountedApp> {
   if (allow) iframe.setAttribute('allow', allow)
 
   let onRaw: (e: MessageEvent) => void = () => {}
+  let lastError: string | undefined
   const proxyReady = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox proxy at ${url.origin} did not answer in 20 s`)), 20_000)
     onRaw = (e: MessageEvent) => {
+      // Only our own sandbox frame speaks for the view: a diagnostic from any other window is ignored.
       if (e.source !== iframe.contentWindow || e.origin !== url.origin) return
+      const diagnostic = parseViewDiagnostic(e.data)
+      if (diagnostic) {
+        if (diagnostic.level === 'error') lastError = diagnostic.text
+        o.hooks.viewDiagnostic?.(diagnostic)
+        return
+      }
       o.hooks.trace({ dir: 'view->host', message: e.data })
       if (e.data?.method === 'ui/notifications/sandbox-proxy-ready') {
         clearTimeout(timer)
@@ -105,6 +118,9 @@ export async function mountApp(o: MountOptions): Promise<MountedApp> {
     bridge,
     iframe,
     initialized,
+    get lastError() {
+      return lastError
+    },
     async destroy() {
       if (destroyed) return
       destroyed = true

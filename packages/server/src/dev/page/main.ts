@@ -7,8 +7,14 @@ import { fetchState, rpc, subscribe, type ServerView } from './api.js'
 import { mountApp, type MountedApp } from './app-frame.js'
 import { h } from './dom.js'
 import { toolForm } from './form-view.js'
-import { logPanel, tracePanel } from './panels.js'
+import { logPanel } from './panels.js'
+import { promptsTab } from './prompts-tab.js'
+import { resourcesTab } from './resources-tab.js'
+import { sideTabs } from './side-tabs.js'
 import { partialSnapshots } from './stream-input.js'
+import { diagnosticLabel } from '../view-diagnostics.js'
+import { tracePanel } from './trace-view.js'
+import { tokenField } from './token-field.js'
 
 type Mode = 'inline' | 'fullscreen' | 'pip'
 
@@ -68,31 +74,45 @@ const toolArea = h('div', { 'data-testid': 'tool-area' }, h('p', {}, 'Pick a too
 const banner = h('div', { 'data-testid': 'server-banner' })
 const stageError = h('div', { 'data-testid': 'stage-error' })
 const frameBox = h('div', { class: 'frame-box' })
-const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, frameBox)
+// What a host shows around a full-screen app: the way back (Escape works too).
+const exitFullscreen = h('button', { type: 'button', 'data-testid': 'exit-fullscreen' }, 'Exit full screen')
+const hostBarTitle = h('span', {})
+const hostBar = h('div', { class: 'host-bar', 'data-testid': 'host-bar' }, hostBarTitle, exitFullscreen)
+const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, hostBar, frameBox)
 const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
+// Resources and prompts open in the middle column, where a tool's form goes.
+const browse = { servers: () => servers, show: (el: HTMLElement) => toolArea.replaceChildren(el) }
+const resourcesBrowser = resourcesTab(browse)
+const promptsBrowser = promptsTab(browse)
 
-document
-  .getElementById('app')!
-  .append(
+document.getElementById('app')!.append(
+  h(
+    'header',
+    {},
+    h('h1', {}, 'duet dev'),
+    h('label', {}, 'Host ', preset),
+    h('label', {}, 'Theme ', theme),
+    h('label', {}, 'Display ', display),
+    h('label', {}, 'Width ', width),
+    h('label', {}, 'Locale ', locale),
+    h('label', {}, stream, 'stream input'),
+  ),
+  h(
+    'main',
+    {},
     h(
-      'header',
+      'section',
       {},
-      h('h1', {}, 'duet dev'),
-      h('label', {}, 'Host ', preset),
-      h('label', {}, 'Theme ', theme),
-      h('label', {}, 'Display ', display),
-      h('label', {}, 'Width ', width),
-      h('label', {}, 'Locale ', locale),
-      h('label', {}, stream, 'stream input'),
+      sideTabs([
+        { id: 'tools', label: 'Tools', element: h('div', {}, h('h2', {}, 'Servers'), serverList) },
+        { id: 'resources', label: 'Resources', element: resourcesBrowser.element, onShow: () => void resourcesBrowser.refresh() },
+        { id: 'prompts', label: 'Prompts', element: promptsBrowser.element, onShow: () => void promptsBrowser.refresh() },
+      ]),
     ),
-    h(
-      'main',
-      {},
-      h('section', {}, h('h2', {}, 'Servers'), serverList),
-      h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
-      h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
-    ),
-  )
+    h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
+    h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
+  ),
+)
 
 function hostContext(tool?: Tool): McpUiHostContext {
   const p = presetById(preset.value)
@@ -100,7 +120,7 @@ function hostContext(tool?: Tool): McpUiHostContext {
   const w = Number(width.value) || 600
   const containerDimensions =
     mode === 'fullscreen'
-      ? { width: window.innerWidth, height: window.innerHeight }
+      ? { width: window.innerWidth, height: Math.max(0, window.innerHeight - fullscreenTop()) }
       : mode === 'pip'
         ? { width: 360, maxHeight: 480 }
         : { width: w, maxHeight: 6000 }
@@ -123,6 +143,9 @@ function applyLayout(): void {
   const modes = presetById(preset.value).availableDisplayModes as string[]
   for (const option of Array.from(display.options)) option.disabled = !modes.includes(option.value)
   stage.className = display.value
+  // Full screen covers the page below its header, so the header's controls stay reachable.
+  document.documentElement.style.setProperty('--fs-top', `${document.querySelector('header')?.getBoundingClientRect().bottom ?? 0}px`)
+  hostBarTitle.textContent = current ? `${current.tool.name} — full screen` : 'full screen'
   frameBox.style.width = display.value === 'inline' ? `${Number(width.value) || 600}px` : ''
   document.documentElement.style.colorScheme = theme.value
 }
@@ -133,6 +156,24 @@ function pushContext(): void {
 }
 
 for (const el of [theme, display, width, locale]) el.addEventListener('change', pushContext)
+function leaveFullscreen(): void {
+  if (display.value !== 'fullscreen') return
+  display.value = 'inline'
+  pushContext()
+}
+exitFullscreen.addEventListener('click', leaveFullscreen)
+// A resized window can rewrap the header and always changes what a full-screen app gets.
+window.addEventListener('resize', () => {
+  if (display.value === 'fullscreen') pushContext()
+})
+// Only while the host page has focus: keys typed inside the app's frame never reach it.
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') leaveFullscreen()
+})
+// The host bar's height: the app gets what is left of the window below the header and the bar.
+function fullscreenTop(): number {
+  return (document.querySelector('header')?.getBoundingClientRect().bottom ?? 0) + hostBar.offsetHeight
+}
 preset.addEventListener('change', () => {
   // Capabilities are fixed at ui/initialize, so a different host means a fresh view.
   const modes = presetById(preset.value).availableDisplayModes
@@ -167,6 +208,7 @@ function renderServers(): void {
         h('div', {}, h('b', {}, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : s.label)),
         h('div', { class: `status ${s.status}`, 'data-testid': `server-status-${s.id}` }, s.status === 'error' ? `error: ${s.error}` : s.status),
         h('small', {}, s.label),
+        tokenField(s),
         ...visible.map(button),
         appOnly.length ? h('h2', {}, 'App-only (hidden from the model)') : null,
         ...appOnly.map((t) => {
@@ -209,6 +251,8 @@ async function callTool(server: string, tool: Tool, args: Record<string, unknown
   callAbort = abort
   stageError.replaceChildren()
   inputPanel.set('arguments', args)
+  // A render that names its channel in its input (a saved app reloaded on one) moves the agent panel too.
+  if (typeof args.channel_id === 'string' && args.channel_id) agent.setChannel(args.channel_id)
   resultPanel.clear()
   const pending = rpc<CallToolResult>(server, 'tools/call', { name: tool.name, arguments: args }, 'user', abort.signal)
   const uri = getToolUiResourceUri(tool)
@@ -216,7 +260,7 @@ async function callTool(server: string, tool: Tool, args: Record<string, unknown
     await serialize(async () => {
       await current?.app?.destroy()
       current = { server, tool, args, uri }
-      contextPanel.clear()
+      forgetOldView()
       await mountCurrent()
     })
   }
@@ -269,7 +313,8 @@ async function mountCurrent(): Promise<void> {
       hostContext: hostContext(c.tool),
       hooks: {
         trace: (e) => trace.add(e),
-        log: (label, value) => logsPanel.add(label, value),
+        log: (label, value) => logsPanel.add(label, value, 'view'),
+        viewDiagnostic: (d) => logsPanel.add(diagnosticLabel(d), d.text, 'view'),
         message: (p) => messagesPanel.add('ui/message', p),
         modelContext: (p) => contextPanel.set('latest context', p),
         displayMode: (mode) => {
@@ -290,7 +335,9 @@ async function mountCurrent(): Promise<void> {
     const started = await Promise.race([app.initialized.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), INIT_TIMEOUT_MS))])
     if (!started) {
       c.app = app
-      throw new Error(`the app did not send ui/notifications/initialized within ${INIT_TIMEOUT_MS / 1000} s; see the logs and the trace`)
+      throw new Error(
+        `the app did not send ui/notifications/initialized within ${INIT_TIMEOUT_MS / 1000} s; ${app.lastError ? `the view's last error: ${app.lastError}` : 'see the logs and the trace'}`,
+      )
     }
     if (stream.checked) for (const partial of partialSnapshots(c.args)) await app.bridge.sendToolInputPartial({ arguments: partial })
     await app.bridge.sendToolInput({ arguments: c.args })
@@ -315,10 +362,18 @@ async function listingMeta(server: string, uri: string): Promise<Record<string, 
 
 async function remount(why: string): Promise<void> {
   if (!current) return
-  logsPanel.add('reload', `${why}: ${current.uri}`)
   await current.app?.destroy()
   current.app = undefined
+  forgetOldView()
+  logsPanel.add('reload', `${why}: ${current.uri}`)
   await mountCurrent()
+}
+
+// A fresh view starts with empty panels: context, messages and logs of the old one would pass for its own.
+function forgetOldView(): void {
+  contextPanel.clear()
+  messagesPanel.clear()
+  logsPanel.clearOwned('view')
 }
 
 closeButton.addEventListener(

@@ -22,7 +22,7 @@ const forecastShape = {
 /** The server with its one tool, not yet listening (the tests connect to it in memory). */
 export function createForecastServer() {
   // Returned as chained: each registration adds its tool to the server's type.
-  return createAppServer({ name: 'forecast', version: '1.0.0' }).appTool(
+  return createAppServer({ name: '{{name}}', version: '1.0.0' }).appTool(
     'get_forecast',
     {
       title: 'Weather forecast',
@@ -51,10 +51,16 @@ if (import.meta.url === entry) {
   if (process.argv.includes('--stdio')) {
     await app.listen({ stdio: true })
     // stdout carries the protocol, so humans read stderr.
-    process.stderr.write('forecast: serving MCP on stdio\n')
+    process.stderr.write('{{name}}: serving MCP on stdio\n')
   } else {
     const port = process.env.PORT === undefined ? 3001 : Number(process.env.PORT)
-    const listening = await app.listen({ http: { port, host: process.env.HOST ?? '127.0.0.1' } })
-    process.stderr.write(`forecast: listening on ${listening.url}\n`)
+    try {
+      const listening = await app.listen({ http: { port, host: process.env.HOST ?? '127.0.0.1' } })
+      process.stderr.write(`{{name}}: listening on ${listening.url}\n`)
+    } catch (err) {
+      // A taken port is a one-line reason and a failing exit code, not a stack trace.
+      process.stderr.write(`{{name}}: ${err instanceof Error ? err.message : String(err)}\n`)
+      process.exit(1)
+    }
   }
 }

@@ -1,0 +1,67 @@
+// duet check against real views in headless Chromium: hand-written views with one injected bug each
+// (only the matching check may fail), Duet's examples, and the official ext-apps example servers.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CheckReport, runCheck } from '../../src/check/run-check.js'
+import { type InjectedBug, rawView } from './fixtures/raw-view.js'
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'duet-check-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const failed = (report: CheckReport) => report.checks.filter((c) => !c.pass).map((c) => c.id)
+const reason = (report: CheckReport, id: string) => report.checks.find((c) => c.id === id)?.reason
+
+async function checkFixture(bug?: InjectedBug): Promise<CheckReport> {
+  const file = join(dir, `${bug ?? 'good'}.html`)
+  writeFileSync(file, rawView(bug))
+  return runCheck({ viewFile: file })
+}
+
+describe('duet check <view.html> with injected bugs', () => {
+  it('passes every check on the fixture view without a bug', async () => {
+    const report = await checkFixture()
+    expect(failed(report)).toEqual([])
+    expect(report.pass).toBe(true)
+  })
+
+  it('catches a view that never sends initialized, in the handshake check only', async () => {
+    const report = await checkFixture('no-initialized')
+    expect(failed(report)).toEqual(['handshake'])
+    expect(reason(report, 'handshake')).toMatch(/never sent ui\/notifications\/initialized/)
+  })
+
+  it('catches a message with an extra member, in the strict JSON-RPC check only', async () => {
+    const report = await checkFixture('non-strict')
+    expect(failed(report)).toEqual(['jsonrpc'])
+    expect(reason(report, 'jsonrpc')).toBe('extra member "timestamp"')
+  })
+
+  it('catches a request for a capability the host did not advertise, in the capabilities check only', async () => {
+    const report = await checkFixture('unadvertised-request')
+    expect(failed(report)).toEqual(['capabilities'])
+    expect(reason(report, 'capabilities')).toMatch(/sampling\/createMessage needs hostCapabilities.sampling/)
+  })
+
+  it('catches a view that acts on a message from a sibling frame, in the sibling check only', async () => {
+    const report = await checkFixture('trusts-sibling')
+    expect(failed(report)).toEqual(['sibling'])
+    expect(reason(report, 'sibling')).toMatch(/answered a request posted by a sibling frame/)
+  })
+
+  it('catches a fetch the CSP blocks, in the CSP check only', async () => {
+    const report = await checkFixture('csp-violation')
+    expect(failed(report)).toEqual(['csp'])
+    expect(reason(report, 'csp')).toMatch(/example\.com/)
+  })
+
+  it('catches an uncaught exception in the view, in the console check only', async () => {
+    const report = await checkFixture('throws')
+    expect(failed(report)).toEqual(['console'])
+    expect(reason(report, 'console')).toMatch(/fixture view broke/)
+  })
+})

@@ -1,0 +1,79 @@
+// duet check against real servers over stdio: Duet's forecast and reader examples, and the official
+// ext-apps example servers from npm (test/interop), each in headless Chromium with the official AppBridge.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildExample } from '../../../../test/support/build-example.js'
+import { SHOTS_DIR } from '../../../../test/support/shots.js'
+import { runCheck } from '../../src/check/run-check.js'
+import { splitCommandLine } from '../../src/dev/command-line.js'
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+const ROOT = here('../../../../')
+const OFFICIAL = join(ROOT, 'test/interop/node_modules/@modelcontextprotocol')
+const stdio = (line: string) => ({ kind: 'stdio' as const, line, ...splitCommandLine(line) })
+
+let dataDir: string
+beforeAll(async () => {
+  // The example servers read their views from dist/index.html, as after `npm run build` in each.
+  for (const name of ['forecast', 'reader'] as const) {
+    const html = await buildExample(name)
+    mkdirSync(join(ROOT, `examples/${name}/dist`), { recursive: true })
+    writeFileSync(join(ROOT, `examples/${name}/dist/index.html`), html)
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'duet-check-reader-'))
+}, 120_000)
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+describe("duet check on Duet's examples", () => {
+  it('passes every check on the forecast card, with light and dark screenshots', async () => {
+    const shots = join(SHOTS_DIR, 'check-forecast')
+    const report = await runCheck({
+      server: stdio(`node ${join(ROOT, 'examples/forecast/server/server.js')} --stdio`),
+      tool: 'get_forecast',
+      args: { city: 'Oslo' },
+      shots,
+    })
+    expect(report.checks.filter((c) => !c.pass)).toEqual([])
+    expect(existsSync(join(shots, 'view-light.png')) && existsSync(join(shots, 'view-dark.png'))).toBe(true)
+  })
+
+  it('passes every check on the reader, under the ChatGPT preset too', async () => {
+    process.env.DUET_DATA_DIR = dataDir
+    try {
+      for (const preset of ['full', 'chatgpt']) {
+        const report = await runCheck({ server: stdio(`node ${join(ROOT, 'examples/reader/server/server.js')} --stdio`), tool: 'open_reader', preset })
+        expect({ preset, failed: report.checks.filter((c) => !c.pass) }).toEqual({ preset, failed: [] })
+      }
+    } finally {
+      delete process.env.DUET_DATA_DIR
+    }
+  })
+})
+
+// Installed by `npm install --prefix test/interop` (as .ci/run and npm test's pretest do).
+const officialInstalled = ['server-basic-vanillajs', 'server-basic-react'].every((p) => existsSync(join(OFFICIAL, p, 'dist/index.js')))
+if (!officialInstalled) console.warn(`duet check: skipping the official ext-apps servers: not installed in ${OFFICIAL}; run npm install --prefix test/interop`)
+
+// Both fail one check, for a real defect of theirs: their bundle carries zod 4, whose eval probe
+// (\`allowsEval\`: \`const F = Function; new F("")\`, run when the App parses its first message) trips
+// the spec's default CSP (no 'unsafe-eval') on every load. zod catches the error and carries on, so the
+// view works, but every host sees a CSP violation (a console error, a report to any report-uri).
+// Every other check passes.
+describe.skipIf(!officialInstalled)('duet check on the official ext-apps example servers (npm, 2.0.x)', () => {
+  for (const name of ['server-basic-vanillajs', 'server-basic-react']) {
+    it(`passes every check on ${name}'s get-time view but CSP, which its bundled zod's eval probe violates`, async () => {
+      const report = await runCheck({
+        server: stdio(`node ${join(OFFICIAL, name, 'dist/index.js')} --stdio`),
+        tool: 'get-time',
+        shots: join(SHOTS_DIR, `check-${name}`),
+      })
+      expect(report.checks.filter((c) => !c.pass)).toEqual([
+        { id: 'csp', title: 'no CSP violations', pass: false, reason: expect.stringMatching(/^1 CSP violation, first: CSP blocked eval \(script-src\)/) },
+      ])
+      expect(report.pass).toBe(false)
+    })
+  }
+})
