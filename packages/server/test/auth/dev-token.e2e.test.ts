@@ -52,6 +52,10 @@ describe('duet dev page and a protected server', { timeout: 90_000 }, () => {
 
     const token = await issuer.tokenFor('alice', { audience: url })
     await page.getByTestId('token-input-s1').fill(token)
+    // The server keeps being retried (every 300 ms here) while the token sits in the field: what was
+    // typed must survive those retries, or Set token would send an empty field.
+    await page.waitForTimeout(1_500)
+    expect(await page.getByTestId('token-input-s1').inputValue()).toBe(token)
     await page.getByTestId('token-set-s1').click()
     await page.getByTestId('server-status-s1').filter({ hasText: 'connected' }).waitFor(WAIT)
     // The page learns that a token is set, never the token.

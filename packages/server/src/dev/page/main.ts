@@ -388,6 +388,10 @@ closeButton.addEventListener(
 
 subscribe({
   state: (e: { state: ServerView }) => {
+    // A server that stays down reports the same state on every retry: redrawing it would wipe a token
+    // being typed into its field.
+    const before = servers.find((s) => s.id === e.state.id)
+    if (before && JSON.stringify(before) === JSON.stringify(e.state)) return
     servers = servers.map((s) => (s.id === e.state.id ? e.state : s))
     renderServers()
   },

@@ -3,12 +3,24 @@
 import type { ServerView } from './api.js'
 import { h } from './dom.js'
 
+// One form per server and token state, reused across redraws of the server list: what is typed into it,
+// and the reason a token was refused, survive a state change of another server or a tool selection.
+const forms = new Map<string, { tokenSet: boolean; form: HTMLElement }>()
+
 /** A token form for an HTTP server, `null` for a stdio one. The new state arrives as a `state` event. */
 export function tokenField(server: ServerView): HTMLElement | null {
   if (server.tokenSet === undefined) return null
+  const kept = forms.get(server.id)
+  if (kept && kept.tokenSet === server.tokenSet) return kept.form
+  const form = buildForm(server, server.tokenSet)
+  forms.set(server.id, { tokenSet: server.tokenSet, form })
+  return form
+}
+
+function buildForm(server: ServerView, tokenSet: boolean): HTMLElement {
   const input = h('input', {
     type: 'password',
-    placeholder: server.tokenSet ? 'token set; paste another' : 'bearer token (access token)',
+    placeholder: tokenSet ? 'token set; paste another' : 'bearer token (access token)',
     autocomplete: 'off',
     'data-testid': `token-input-${server.id}`,
   })
@@ -18,7 +30,7 @@ export function tokenField(server: ServerView): HTMLElement | null {
     { class: 'token', 'data-testid': `token-form-${server.id}` },
     input,
     h('button', { type: 'submit', 'data-testid': `token-set-${server.id}` }, 'Set token'),
-    server.tokenSet ? h('button', { type: 'button', 'data-testid': `token-clear-${server.id}` }, 'Clear') : null,
+    tokenSet ? h('button', { type: 'button', 'data-testid': `token-clear-${server.id}` }, 'Clear') : null,
     problem,
   )
   const send = async (token: string) => {
