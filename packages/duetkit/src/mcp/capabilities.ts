@@ -1,20 +1,6 @@
 import { DuetError } from '../protocol/errors.js'
+import { capabilityFor } from '../protocol/host-capabilities.js'
 import { isObject, type JsonObject } from './json-rpc.js'
-
-// The `hostCapabilities` key a host must advertise before the view may send each method. Methods
-// not listed here (size changes, teardown requests, prompts/list, which has no flag) are always sent.
-const NEEDS: Record<string, string> = {
-  'tools/call': 'serverTools',
-  'resources/read': 'serverResources',
-  'resources/list': 'serverResources',
-  'resources/templates/list': 'serverResources',
-  'ui/open-link': 'openLinks',
-  'ui/download-file': 'downloadFile',
-  'ui/message': 'message',
-  'ui/update-model-context': 'updateModelContext',
-  'sampling/createMessage': 'sampling',
-  'notifications/message': 'logging',
-}
 
 /**
  * Refuses, before anything is posted, a message the host did not advertise in its `ui/initialize`
@@ -22,7 +8,7 @@ const NEEDS: Record<string, string> = {
  * capabilities already say so. Returns an `UNSUPPORTED` error naming the method, or undefined.
  */
 export function unsupported(method: string, params: JsonObject, hostCapabilities: JsonObject, hostContext: JsonObject): DuetError | undefined {
-  const key = NEEDS[method]
+  const key = capabilityFor(method)
   if (key !== undefined && !isObject(hostCapabilities[key]))
     return new DuetError(
       'UNSUPPORTED',

@@ -1,12 +1,15 @@
 /**
  * @module duetkit/protocol — what the view side and the server side of Duet agree on, in one module
- * with no dependencies: channel ids and keys, JSON helpers, the error base and its codes, log levels.
+ * with no dependencies: channel ids and keys, JSON helpers, the error base and its codes, the host capability each
+ * view request needs, log levels.
  */
 export { CHANNEL_META_KEY, CHANNEL_ID_PATTERN, MINTED_CHANNEL_PREFIX, isChannelId } from './channel.js'
 export { isObject } from './json.js'
 export type { JsonObject } from './json.js'
 export { DuetError, ErrorCodes, isDuetError } from './errors.js'
 export type { ErrorCode, ErrorData } from './errors.js'
+export { METHOD_CAPABILITY, capabilityFor } from './host-capabilities.js'
+export type { HostCapabilityKey } from './host-capabilities.js'
 export { LOG_LEVELS, isLogLevel } from './log-level.js'
 export type { LogLevel } from './log-level.js'
 export type { ToolSignature, ToolSignatures, TypedTools, ToolsOf } from './tools.js'

@@ -1,18 +1,5 @@
 import type { McpUiHostCapabilities } from '@modelcontextprotocol/ext-apps/app-bridge'
-
-/** The host capability each view→host method needs (MCP Apps §5); methods not listed need none. */
-export const METHOD_CAPABILITY: Readonly<Record<string, keyof McpUiHostCapabilities>> = {
-  'tools/call': 'serverTools',
-  'resources/read': 'serverResources',
-  'resources/list': 'serverResources',
-  'resources/templates/list': 'serverResources',
-  'ui/open-link': 'openLinks',
-  'ui/download-file': 'downloadFile',
-  'ui/message': 'message',
-  'ui/update-model-context': 'updateModelContext',
-  'sampling/createMessage': 'sampling',
-  'notifications/message': 'logging',
-}
+import { capabilityFor } from 'duetkit/protocol'
 
 // What a view may send whatever the host advertised: the handshake, its own notifications, pings,
 // and the display-mode request (checked against the modes the host offered instead).
@@ -40,7 +27,8 @@ export function capabilityFault(
   capabilities: McpUiHostCapabilities,
   availableDisplayModes: readonly string[],
 ): string | undefined {
-  const needed = METHOD_CAPABILITY[method]
+  // The same table the view's driver checks its own requests against (duetkit/protocol).
+  const needed = capabilityFor(method)
   if (needed) return capabilities[needed] ? undefined : `${method} needs hostCapabilities.${needed}, which this host did not advertise`
   if (method === 'ui/request-display-mode') {
     const mode = (params as { mode?: unknown } | undefined)?.mode

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { readBuiltAsset } from '../server/built-asset.js'
 import type { ServerConnection } from '../dev/connections.js'
+import { closeServer, readBody, sendJson, sendText } from '../dev/local-http.js'
 import { createSandboxHandler } from '../dev/sandbox.js'
 
 /** The check's two origins on 127.0.0.1: the host page (with the dev page's `/api/rpc`) and the dev host's sandbox proxy. */
@@ -28,14 +29,14 @@ export async function startCheckHost(connection: ServerConnection | null): Promi
   let hostPort = 0
   let sandboxPort = 0
   const host = createServer((req, res) => {
-    route(req, res).catch((err) => send(res, 500, { error: { code: -32603, message: String(err) } }))
+    route(req, res).catch((err) => sendJson(res, 500, { error: { code: -32603, message: String(err) } }))
   })
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://check').pathname
-    if (req.method === 'GET' && path === '/') return text(res, 'text/html; charset=utf-8', PAGE)
-    if (req.method === 'GET' && path === '/check.js') return text(res, 'text/javascript; charset=utf-8', script)
-    if (req.method === 'POST' && path === '/api/rpc') return send(res, 200, await forward(connection, await readBody(req)))
-    send(res, 404, { error: { code: -32601, message: `no route ${req.method} ${path}` } })
+    if (req.method === 'GET' && path === '/') return sendText(res, 200, 'text/html; charset=utf-8', PAGE)
+    if (req.method === 'GET' && path === '/check.js') return sendText(res, 200, 'text/javascript; charset=utf-8', script)
+    if (req.method === 'POST' && path === '/api/rpc') return sendJson(res, 200, await forward(connection, await readBody(req, MAX_BODY)))
+    sendJson(res, 404, { error: { code: -32601, message: `no route ${req.method} ${path}` } })
   }
   const sandbox = createServer(
     createSandboxHandler(
@@ -45,13 +46,13 @@ export async function startCheckHost(connection: ServerConnection | null): Promi
   )
   hostPort = await listen(host)
   sandboxPort = await listen(sandbox).catch(async (err) => {
-    await close(host)
+    await closeServer(host)
     throw err
   })
   return {
     hostUrl: `http://127.0.0.1:${hostPort}/`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}/sandbox.html`,
-    close: () => Promise.all([close(host), close(sandbox)]).then(() => {}),
+    close: () => Promise.all([closeServer(host), closeServer(sandbox)]).then(() => {}),
   }
 }
 
@@ -88,34 +89,4 @@ function listen(server: Server): Promise<number> {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
   })
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  })
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY) req.destroy(new Error(`request body over ${MAX_BODY} bytes`))
-      else chunks.push(chunk)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) return
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body))
-}
-
-function text(res: ServerResponse, type: string, body: string): void {
-  res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(body)
 }

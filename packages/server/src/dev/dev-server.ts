@@ -4,6 +4,7 @@ import { DuetError } from 'duetkit/protocol'
 import { readBuiltAsset } from '../server/built-asset.js'
 import { ServerConnection, type ConnectionEvent, type ServerSpec } from './connections.js'
 import { PAGE_SHELL } from './page-shell.js'
+import { closeServer, readBody, sendJson, sendText } from './local-http.js'
 import { createSandboxHandler, hostPageCsp } from './sandbox.js'
 import { findViteProject, watchViewProject, type ViewWatcher } from './watch.js'
 
@@ -67,22 +68,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const url = new URL(req.url ?? '/', 'http://dev')
     // DNS rebinding: only answer requests addressed to loopback by name and port.
     if (!hostNames().includes(req.headers.host ?? ''))
-      return send(res, 403, { error: { code: 'FORBIDDEN', message: `Host '${req.headers.host}' is not allowed; open ${origins()[0]}` } })
+      return sendJson(res, 403, { error: { code: 'FORBIDDEN', message: `Host '${req.headers.host}' is not allowed; open ${origins()[0]}` } })
     const origin = req.headers.origin
     if (origin !== undefined && !origins().includes(origin))
-      return send(res, 403, { error: { code: 'FORBIDDEN', message: `Origin '${origin}' may not use the duet dev API` } })
+      return sendJson(res, 403, { error: { code: 'FORBIDDEN', message: `Origin '${origin}' may not use the duet dev API` } })
     if (req.method === 'GET' && url.pathname === '/') {
       // The page frames only its sandbox, and no site may frame the page (a click there would call tools).
       res.setHeader('content-security-policy', hostPageCsp([`http://127.0.0.1:${sandboxPort}`, `http://localhost:${sandboxPort}`]))
       res.setHeader('x-frame-options', 'DENY')
-      return text(res, 200, 'text/html; charset=utf-8', PAGE_SHELL)
+      return sendText(res, 200, 'text/html; charset=utf-8', PAGE_SHELL)
     }
     if (req.method === 'GET' && url.pathname === '/favicon.ico') {
       res.writeHead(204).end()
       return
     }
-    if (req.method === 'GET' && url.pathname === '/host.js') return text(res, 200, 'text/javascript; charset=utf-8', script)
-    if (req.method === 'GET' && url.pathname === '/api/state') return send(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()) })
+    if (req.method === 'GET' && url.pathname === '/host.js') return sendText(res, 200, 'text/javascript; charset=utf-8', script)
+    if (req.method === 'GET' && url.pathname === '/api/state') return sendJson(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()) })
     if (req.method === 'GET' && url.pathname === '/api/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
       res.write(': duet dev events\n\n')
@@ -92,42 +93,42 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     if (req.method === 'POST' && url.pathname === '/api/rpc') return rpc(req, res)
     if (req.method === 'POST' && url.pathname === '/api/token') return setToken(req, res)
-    send(res, 404, { error: { code: 'NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
+    sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
   }
 
   // The token field: a bearer for a protected HTTP server, kept in this process and never sent back to the page.
   const setToken = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
-      return send(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/token needs Content-Type: application/json' } })
+      return sendJson(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/token needs Content-Type: application/json' } })
     let body: { server?: unknown; token?: unknown }
     try {
-      body = JSON.parse(await readBody(req))
+      body = JSON.parse(await readBody(req, MAX_BODY))
     } catch (err) {
-      if (err instanceof DuetError) return send(res, 413, { error: { code: err.code, message: err.message } })
-      return send(res, 400, { error: { code: 'INVALID_REQUEST', message: 'the request body is not JSON; send { server, token }' } })
+      if (err instanceof DuetError) return sendJson(res, 413, { error: { code: err.code, message: err.message } })
+      return sendJson(res, 400, { error: { code: 'INVALID_REQUEST', message: 'the request body is not JSON; send { server, token }' } })
     }
     const conn = connections.find((c) => c.id === body?.server)
-    if (!conn) return send(res, 404, { error: { code: 'NOT_FOUND', message: `unknown server ${JSON.stringify(body?.server)}` } })
+    if (!conn) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `unknown server ${JSON.stringify(body?.server)}` } })
     if (body.token !== undefined && typeof body.token !== 'string')
-      return send(res, 400, { error: { code: 'INVALID_ARGUMENT', message: 'token must be a string ("" sends none)' } })
+      return sendJson(res, 400, { error: { code: 'INVALID_ARGUMENT', message: 'token must be a string ("" sends none)' } })
     try {
       await conn.setToken(body.token ? body.token : undefined)
     } catch (err) {
-      if (err instanceof DuetError) return send(res, 400, { error: { code: err.code, message: err.message } })
+      if (err instanceof DuetError) return sendJson(res, 400, { error: { code: err.code, message: err.message } })
       throw err
     }
-    send(res, 200, { state: conn.snapshot() })
+    sendJson(res, 200, { state: conn.snapshot() })
   }
 
   const rpc = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // A JSON content type forces a CORS preflight on cross-site pages, which this server never grants.
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
-      return send(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/rpc needs Content-Type: application/json' } })
+      return sendJson(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/rpc needs Content-Type: application/json' } })
     let body: { server?: unknown; method?: unknown; params?: unknown; caller?: unknown }
     try {
-      body = JSON.parse(await readBody(req))
+      body = JSON.parse(await readBody(req, MAX_BODY))
     } catch (err) {
-      return send(res, err instanceof DuetError ? 413 : 400, {
+      return sendJson(res, err instanceof DuetError ? 413 : 400, {
         error:
           err instanceof DuetError
             ? { code: err.code, message: err.message }
@@ -136,23 +137,23 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     const conn = connections.find((c) => c.id === body?.server)
     if (!conn)
-      return send(res, 404, {
+      return sendJson(res, 404, {
         error: { code: 'NOT_FOUND', message: `unknown server ${JSON.stringify(body?.server)}; known: ${connections.map((c) => c.id).join(', ')}` },
       })
     if (typeof body.method !== 'string' || !FORWARDED.has(body.method))
-      return send(res, 400, {
+      return sendJson(res, 400, {
         error: { code: 'UNSUPPORTED', message: `method ${JSON.stringify(body.method)} is not forwarded; allowed: ${[...FORWARDED].join(', ')}` },
       })
     const params = body.params ?? {}
     if (typeof params !== 'object' || params === null || Array.isArray(params))
-      return send(res, 400, { error: { code: 'INVALID_REQUEST', message: 'params must be an object' } })
+      return sendJson(res, 400, { error: { code: 'INVALID_REQUEST', message: 'params must be an object' } })
     const p = params as Record<string, unknown>
     if (body.method === 'tools/call' && body.caller === 'app') {
       // The spec: a view may only call tools of its own server whose visibility includes "app".
       const tool = conn.tool(String(p.name))
       const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ?? ['model', 'app']
       if (!tool || !visibility.includes('app')) {
-        return send(res, 200, {
+        return sendJson(res, 200, {
           error: { code: -32602, message: `tool ${JSON.stringify(p.name)} is not callable by the app (not on this server, or its visibility lacks "app")` },
         })
       }
@@ -163,15 +164,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     })
     try {
       const result = await conn.request(body.method, p, abort.signal)
-      send(res, 200, { result })
+      sendJson(res, 200, { result })
     } catch (err) {
       const e = err as { code?: unknown; message?: string }
-      send(res, 200, { error: { code: typeof e.code === 'number' || typeof e.code === 'string' ? e.code : -32603, message: e.message ?? String(err) } })
+      sendJson(res, 200, { error: { code: typeof e.code === 'number' || typeof e.code === 'string' ? e.code : -32603, message: e.message ?? String(err) } })
     }
   }
 
   const main = createServer((req, res) => {
-    api(req, res).catch((err) => send(res, 500, { error: { code: 'INTERNAL', message: String(err) } }))
+    api(req, res).catch((err) => sendJson(res, 500, { error: { code: 'INTERNAL', message: String(err) } }))
   })
   const sandbox = createServer(createSandboxHandler(origins, () => [`127.0.0.1:${sandboxPort}`, `localhost:${sandboxPort}`]))
   port = await listen(main, options.port ?? 5180)
@@ -221,38 +222,4 @@ function listen(server: Server, port: number): Promise<number> {
     )
     server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
   })
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  })
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY) {
-        reject(new DuetError('TOO_LARGE', `the request body is over ${MAX_BODY} bytes`, { limit: MAX_BODY }))
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  text(res, status, 'application/json; charset=utf-8', JSON.stringify(body))
-}
-
-function text(res: ServerResponse, status: number, type: string, body: string): void {
-  if (res.headersSent) return
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(body)
 }

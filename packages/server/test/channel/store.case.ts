@@ -1,6 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { setMaxListeners } from 'node:events'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { DuetError } from 'duetkit/protocol'
 import type { ChannelLimits, ChannelStore } from '../../src/channel/index.js'
+import { Bell, bellKey } from '../../src/channel/wake.js'
 
 /**
  * Opens a store on the backend under test. Every call in one suite must reach the same shared data
@@ -325,6 +327,33 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(got.map((m) => m.event)).toEqual(['late'])
       expect(Date.now() - started).toBeLessThan(15_000)
       expect(await reader.peek(id, 'agent-to-app')).toBe(0)
+    })
+
+    it('a send from another store instance wakes only the waiters of the queue it touched, none of 200 idle ones', async () => {
+      const reader = await make()
+      const writer = await make()
+      const id = await reader.open()
+      const idle = new AbortController()
+      setMaxListeners(250, idle.signal)
+      const others = Array.from({ length: 200 }, () => reader.drain(freshId('idle'), 'app-to-agent', { waitMs: 20_000, signal: idle.signal }))
+      const waiting = reader.drain(id, 'agent-to-app', { waitMs: 20_000 })
+      await new Promise((r) => setTimeout(r, 300))
+      // Rings are the wake-ups: each one makes its waiters query the store again, so idle waiters must get none.
+      const ring = vi.spyOn(Bell.prototype, 'ring')
+      const ringAll = vi.spyOn(Bell.prototype, 'ringAll')
+      try {
+        await writer.send(id, 'agent-to-app', { event: 'only-this-queue' })
+        expect((await waiting).map((m) => m.event)).toEqual(['only-this-queue'])
+        // Past the SQLite store's change poll too, so a late ring would be seen.
+        await new Promise((r) => setTimeout(r, 600))
+        expect(ringAll).not.toHaveBeenCalled()
+        expect(new Set(ring.mock.calls.map(([key]) => key))).toEqual(new Set([bellKey(id, 'agent-to-app')]))
+      } finally {
+        ring.mockRestore()
+        ringAll.mockRestore()
+        idle.abort()
+      }
+      expect((await Promise.all(others)).flat()).toEqual([])
     })
 
     it('returns an empty list when the wait runs out, and when the signal aborts', async () => {
