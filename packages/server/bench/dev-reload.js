@@ -112,6 +112,7 @@ export async function main() {
   const worst = Math.max(...reloads)
   console.log(`duet dev --watch on the forecast example: save → re-mounted view with the picked day kept (${reloads.length} saves; Chromium, AppBridge, Vite)`)
   console.log(`  save → view with state: median ${ms(median(reloads))}, worst ${ms(worst)}`)
+  console.log(`  every save, in order: ${reloads.map((r) => Math.round(r)).join(', ')} ms`)
   if (builds.length) console.log(`  of which the Vite rebuild: median ${ms(median(builds))} (the rest: re-read, re-mount, handshake, replay, state restore)`)
   const ratio = median(anchors) / median(reloads)
   console.log(

@@ -45,6 +45,10 @@ export class ServerConnection {
   private readonly background = new Set<unknown>()
   // The watch loop and a rebuild's re-check take turns, so one change is reported once.
   private checking: Promise<void> = Promise.resolve()
+  // While a `--watch` build runs, Vite empties the output folder and writes the view again, so a read
+  // may see no file or half of one: no read that overlaps a build may announce anything.
+  private building = false
+  private builds = 0
   private attempts = 0
 
   constructor(
@@ -102,10 +106,22 @@ export class ServerConnection {
     }
   }
 
+  /** A `--watch` build started: watched reads are ignored until it ends (see `building`). */
+  buildStarted(): void {
+    this.building = true
+    this.builds++
+  }
+
   /**
-   * Re-reads the rendered `ui://` resources now, for a build that has just finished writing: a change
-   * is reported at once, without the two agreeing reads the polling loop waits for.
+   * A `--watch` build ended. When it wrote the view, re-reads the rendered `ui://` resources now: a
+   * change is reported at once, without the two agreeing reads the polling loop waits for.
    */
+  async buildEnded(wrote: boolean): Promise<void> {
+    this.building = false
+    if (wrote) await this.recheck()
+  }
+
+  /** Re-reads the rendered `ui://` resources now, reporting a change without waiting for a second read. */
   async recheck(): Promise<void> {
     if (this.state.status !== 'connected') return
     try {
@@ -275,8 +291,11 @@ export class ServerConnection {
   private async readWatched(settle: boolean): Promise<void> {
     for (const [uri, before] of this.watched) {
       const client = this.client
-      if (!client) return
+      if (!client || this.building) return
+      const build = this.builds
       const after = digest(await client.readResource({ uri }, { cacheMode: 'bypass' }))
+      // A build that started while this read was on its way may have been writing the file.
+      if (this.building || build !== this.builds) return
       if (after === before) {
         this.settling.delete(uri)
         continue

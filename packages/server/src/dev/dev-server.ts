@@ -188,13 +188,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const note = (level: string, data: string) => broadcast({ type: 'log', server: 'watch', source: 'vite', level, data })
     try {
       watcher = await watchViewProject(viteProject, {
-        started: () => note('info', 'rebuilding the view…'),
+        started: () => {
+          note('info', 'rebuilding the view…')
+          for (const c of connections) c.buildStarted()
+        },
         built: (ms) => {
           note('info', `view rebuilt in ${Math.round(ms)} ms`)
           // The build is written: look now rather than at the next poll.
-          for (const c of connections) void c.recheck()
+          for (const c of connections) void c.buildEnded(true)
         },
-        failed: (message) => note('error', `the view did not build: ${message}`),
+        failed: (message) => {
+          note('error', `the view did not build: ${message}`)
+          for (const c of connections) void c.buildEnded(false)
+        },
       })
     } catch (err) {
       await Promise.all(connections.map((c) => c.close()))
