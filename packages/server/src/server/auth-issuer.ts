@@ -5,6 +5,7 @@ import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } fr
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import type { ResolvedAuth } from './auth-options.js'
 import { DuetError } from './errors.js'
+import { VerifiedTokens } from './verified-tokens.js'
 
 /** The parts of the issuer's metadata (RFC 8414 / OpenID discovery) this server reads. */
 export interface IssuerMetadata {
@@ -66,8 +67,11 @@ export async function discoverIssuer(issuer: string): Promise<IssuerMetadata> {
 export function jwtVerifier(auth: ResolvedAuth, issuer: string, jwksUri: string, audience: string[]): OAuthTokenVerifier {
   // jose caches the keys, refetches on an unknown `kid` (key rotation) and rate-limits refetches.
   const keys = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: DISCOVERY_TIMEOUT_MS })
+  const verified = new VerifiedTokens<AuthInfo>()
   return {
     async verifyAccessToken(token) {
+      const known = verified.get(token)
+      if (known) return copyOf(known)
       let payload: JWTPayload
       try {
         ;({ payload } = await jwtVerify(token, keys, {
@@ -79,7 +83,9 @@ export function jwtVerifier(auth: ResolvedAuth, issuer: string, jwksUri: string,
       } catch (err) {
         throw tokenFailure(err)
       }
-      return authInfoOf(token, payload)
+      const info = authInfoOf(token, payload)
+      verified.set(token, copyOf(info), (info.expiresAt ?? 0) * 1000)
+      return info
     },
   }
 }
@@ -114,6 +120,9 @@ export function introspectionVerifier(auth: ResolvedAuth, issuer: string, endpoi
     },
   }
 }
+
+// A copy, so a handler that changes the AuthInfo it was given cannot change what the next request gets.
+const copyOf = (info: AuthInfo): AuthInfo => ({ ...info, scopes: [...info.scopes], ...(info.extra && { extra: { ...info.extra } }) })
 
 function authInfoOf(token: string, claims: JWTPayload): AuthInfo {
   if (typeof claims.sub !== 'string' || claims.sub === '') throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token has no subject (sub)')

@@ -109,6 +109,17 @@ describe('tokens refused', () => {
     expect(challenge).toContain('expired')
   })
 
+  it('a token accepted twice (the second time from the remembered verification) is refused once it expires', async () => {
+    const token = await issuer.tokenFor('alice', { audience: url, ttlSeconds: 2 })
+    const exp = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp: number }).exp
+    // Twice, so the second answer comes from the remembered verification.
+    expect((await post(url, token)).status).toBe(200)
+    expect((await post(url, token)).status).toBe(200)
+    await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 50))
+    const challenge = expectChallenge(await post(url, token), 401, 'invalid_token', metadataUrl)
+    expect(challenge).toContain('expired')
+  })
+
   it('a token for another resource (audience): 401 invalid_token', async () => {
     const token = await issuer.tokenFor('alice', { audience: 'http://127.0.0.1:1/elsewhere' })
     const challenge = expectChallenge(await post(url, token), 401, 'invalid_token', metadataUrl)
