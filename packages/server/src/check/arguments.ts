@@ -1,5 +1,6 @@
 import { DuetError } from 'duetkit/protocol'
 import { splitCommandLine } from '../dev/command-line.js'
+import { serverUrl } from '../dev/options.js'
 import type { CheckOptions } from './run-check.js'
 
 /** `duet check`'s command line, parsed; `json` asks for the report as one JSON document. */
@@ -23,15 +24,7 @@ export function parseCheckArgs(argv: string[]): CheckArguments {
     }
     if (flag === '--server') {
       once(!!out.server)
-      const raw = value()
-      let url: URL
-      try {
-        url = new URL(raw)
-      } catch {
-        throw new DuetError('USAGE', `--server ${raw}: not a URL; use e.g. http://localhost:3001/mcp`)
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DuetError('USAGE', `--server ${raw}: only http and https URLs are supported`)
-      out.server = { kind: 'http', url: url.href }
+      out.server = { kind: 'http', url: serverUrl(value()) }
     } else if (flag === '--stdio') {
       once(!!out.server)
       const line = value()

@@ -17,15 +17,7 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
       return v
     }
     if (flag === '--server') {
-      const raw = value()
-      let url: URL
-      try {
-        url = new URL(raw)
-      } catch {
-        throw new DuetError('USAGE', `--server ${raw}: not a URL; use e.g. http://localhost:3001/mcp`)
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DuetError('USAGE', `--server ${raw}: only http and https URLs are supported`)
-      servers.push({ kind: 'http', url: url.href })
+      servers.push({ kind: 'http', url: serverUrl(value()) })
     } else if (flag === '--token') {
       // The bearer token of the --server just before it: each protected server has its own.
       const token = value()
@@ -57,4 +49,16 @@ export function parseDevArgs(argv: string[]): DevServerOptions {
   const envToken = process.env.DUET_DEV_TOKEN
   if (envToken) for (const server of servers) if (server.kind === 'http' && server.token === undefined) server.token = envToken
   return { servers, port, pollMs, ...(watch === undefined ? {} : { watch }) }
+}
+
+/** The URL of a `--server` flag (duet dev, duet check), normalised; not a URL, or not http(s), is a USAGE error. */
+export function serverUrl(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new DuetError('USAGE', `--server ${raw}: not a URL; use e.g. http://localhost:3001/mcp`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DuetError('USAGE', `--server ${raw}: only http and https URLs are supported`)
+  return url.href
 }

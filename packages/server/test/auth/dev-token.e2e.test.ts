@@ -1,6 +1,7 @@
 // duet dev's page against a server protected by a real issuer: the 401 shows in the trace and the server's
 // status, a token pasted in the field connects it, and its tools then act for the token's subject.
 import type { Browser, Page } from 'playwright-core'
+import { openDevPage } from '../dev/dev-page.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServer, subjectOf } from '@duetkit/server'
 import * as z from 'zod'
@@ -30,9 +31,7 @@ describe('duet dev page and a protected server', { timeout: 90_000 }, () => {
     url = (await server.listen({ http: { port: 0 }, handleSignals: false })).url!
     dev = await startDevServer({ servers: [{ kind: 'http', url }], port: 0, pollMs: 300 })
     browser = await launchBrowser()
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-    await page.goto(dev.url)
-    await page.waitForFunction(() => (window as unknown as { __duetDev?: { ready: boolean } }).__duetDev?.ready === true, null, WAIT)
+    page = await openDevPage(browser, dev.url)
   })
 
   afterAll(async () => {

@@ -73,6 +73,8 @@ describe('command line', () => {
     expect(() => parseCheckArgs(['--stdio', 'node s.js', '--tool', 't', '--args', '{x'])).toThrow(codedError('USAGE', /^--args \{x: not JSON/))
     expect(() => parseCheckArgs(['v.html', '--tool', 't'])).toThrow(codedError('USAGE', '--tool and --args need a server (--server or --stdio)'))
     expect(() => parseCheckArgs(['v.html', '--frobnicate'])).toThrow(codedError('USAGE', 'unknown option --frobnicate; see duet check --help'))
+    expect(() => parseCheckArgs(['--server', 'nope', '--tool', 't'])).toThrow(codedError('USAGE', /^--server nope: not a URL/))
+    expect(() => parseCheckArgs(['--server', 'ftp://x/mcp', '--tool', 't'])).toThrow(codedError('USAGE', /^--server ftp:\/\/x\/mcp: only http and https/))
   })
 })
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
+import { openDevPage } from './dev-page.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_CSP } from '../../src/dev/csp.js'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
@@ -32,12 +33,12 @@ describe('duet dev in Chromium', { timeout: 90_000 }, () => {
     fixture = await startFixtureServer({ viewPath, channelId: 'ch-e2e' })
     dev = await startDevServer({ servers: [{ kind: 'http', url: fixture.url }], port: 0, pollMs: 300 })
     browser = await launchBrowser()
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-    page.on('response', (r) => {
-      if (r.url().includes('/sandbox.html')) sandboxResponses.push({ url: r.url(), csp: r.headers()['content-security-policy'] })
+    page = await openDevPage(browser, dev.url, {
+      beforeLoad: (tab) =>
+        tab.on('response', (r) => {
+          if (r.url().includes('/sandbox.html')) sandboxResponses.push({ url: r.url(), csp: r.headers()['content-security-policy'] })
+        }),
     })
-    await page.goto(dev.url)
-    await page.waitForFunction(() => (window as unknown as { __duetDev?: { ready: boolean } }).__duetDev?.ready === true, null, WAIT)
   })
 
   afterAll(async () => {

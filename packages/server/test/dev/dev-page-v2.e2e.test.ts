@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
+import { openDevPage } from './dev-page.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { openChannelStore, registerChannelTools, type ChannelStore } from '../../src/channel/index.js'
@@ -78,9 +79,7 @@ describe('duet dev page v2 in Chromium', { timeout: 120_000 }, () => {
     await agent.connect(new StreamableHTTPClientTransport(new URL(serverUrl)))
     dev = await startDevServer({ servers: [{ kind: 'http', url: serverUrl }], port: 0, pollMs: 300 })
     browser = await launchBrowser()
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true })
-    await page.goto(dev.url)
-    await page.waitForFunction(() => (window as unknown as { __duetDev?: { ready: boolean } }).__duetDev?.ready === true, null, WAIT)
+    page = await openDevPage(browser, dev.url, { context: { acceptDownloads: true } })
     await waitText('server-status-s1', 'connected')
   })
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
+import { openDevPage } from './dev-page.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
 import { MAX_DIAGNOSTICS, VIEW_DIAGNOSTIC } from '../../src/dev/view-diagnostics.js'
@@ -72,9 +73,7 @@ describe('view errors in the duet dev Logs panel', { timeout: 120_000 }, () => {
     fixture = await startFixtureServer({ viewPath, csp: { connectDomains: ['https://allowed.example.com'] } })
     dev = await startDevServer({ servers: [{ kind: 'http', url: fixture.url }], port: 0, pollMs: 300 })
     browser = await launchBrowser()
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-    await page.goto(dev.url)
-    await page.waitForFunction(() => (window as unknown as { __duetDev?: { ready: boolean } }).__duetDev?.ready === true, null, WAIT)
+    page = await openDevPage(browser, dev.url)
   })
 
   afterAll(async () => {
