@@ -17,7 +17,6 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 </head><body><div id="stage"></div><script type="module" src="/check.js"></script></body></html>`
 
 const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 'resources/templates/list'])
-const MAX_BODY = 1024 * 1024
 
 /**
  * Starts the host page's origin and the sandbox origin. The page's `/api/rpc` speaks what the dev
@@ -35,7 +34,7 @@ export async function startCheckHost(connection: ServerConnection | null): Promi
     const path = new URL(req.url ?? '/', 'http://check').pathname
     if (req.method === 'GET' && path === '/') return sendText(res, 200, 'text/html; charset=utf-8', PAGE)
     if (req.method === 'GET' && path === '/check.js') return sendText(res, 200, 'text/javascript; charset=utf-8', script)
-    if (req.method === 'POST' && path === '/api/rpc') return sendJson(res, 200, await forward(connection, await readBody(req, MAX_BODY)))
+    if (req.method === 'POST' && path === '/api/rpc') return sendJson(res, 200, await forward(connection, await readBody(req)))
     sendJson(res, 404, { error: { code: -32601, message: `no route ${req.method} ${path}` } })
   }
   const sandbox = createServer(

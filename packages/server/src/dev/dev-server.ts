@@ -31,7 +31,6 @@ export interface DevServer {
   close(): Promise<void>
 }
 
-const MAX_BODY = 1024 * 1024
 const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 'resources/templates/list', 'prompts/list', 'prompts/get'])
 
 /**
@@ -102,7 +101,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return sendJson(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/token needs Content-Type: application/json' } })
     let body: { server?: unknown; token?: unknown }
     try {
-      body = JSON.parse(await readBody(req, MAX_BODY))
+      body = JSON.parse(await readBody(req))
     } catch (err) {
       if (err instanceof DuetError) return sendJson(res, 413, { error: { code: err.code, message: err.message } })
       return sendJson(res, 400, { error: { code: 'INVALID_REQUEST', message: 'the request body is not JSON; send { server, token }' } })
@@ -126,7 +125,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return sendJson(res, 415, { error: { code: 'INVALID_REQUEST', message: 'POST /api/rpc needs Content-Type: application/json' } })
     let body: { server?: unknown; method?: unknown; params?: unknown; caller?: unknown }
     try {
-      body = JSON.parse(await readBody(req, MAX_BODY))
+      body = JSON.parse(await readBody(req))
     } catch (err) {
       return sendJson(res, err instanceof DuetError ? 413 : 400, {
         error:

@@ -4,8 +4,11 @@ import { DuetError } from 'duetkit/protocol'
 // The small HTTP plumbing of the loopback hosts (`duet dev`'s page server and `duet check`'s host):
 // bounded bodies, no-store answers, and a close that does not wait for idle keep-alive sockets.
 
+// The local API's bodies are JSON-RPC requests and tokens; a view's tool arguments fit well under this.
+const MAX_BODY_BYTES = 1024 * 1024
+
 /** Reads a request body as UTF-8, failing with TOO_LARGE (and dropping the socket) past `maxBytes`. */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
