@@ -43,8 +43,19 @@ export interface HttpListenOptions {
    * routing on `Mcp-Session-Id`. 2026-07-28 clients are served per request either way.
    */
   sessions?: boolean
-  /** With `sessions`: open sessions kept before the least recently used is closed. Default 1000. */
+  /**
+   * With `sessions`: open sessions kept in all. Past it, the subject (token subject, else client address)
+   * holding the most loses its least recently used session; a subject below its share never does. Default 1000.
+   */
   maxSessions?: number
+  /** With `sessions`: open sessions one subject may keep; past it, its own least recently used one is closed. Default 100. */
+  maxSessionsPerSubject?: number
+  /** With `sessions`: a session with no request and no open stream for this long is closed. Default 1 800 000 (30 min). */
+  sessionIdleMs?: number
+  /** With `sessions`: SSE events kept for resuming (`Last-Event-ID`), in all. Default 10 000. */
+  maxEvents?: number
+  /** With `sessions`: SSE events kept for one subject's sessions; past it, that subject's oldest go. Default 1000. */
+  maxEventsPerSubject?: number
   /** How long shutdown waits for in-flight requests before cutting them off. Default 5000 ms. */
   shutdownGraceMs?: number
   /** Told about rejected requests and transport errors; default ignores them (the client already got the error). */
@@ -79,10 +90,17 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   if (typeof host !== 'string' || host === '') invalidOption('listen', 'http.host', 'must be a non-empty string')
   if (typeof path !== 'string' || !path.startsWith('/')) invalidOption('listen', 'http.path', `must start with '/', got ${JSON.stringify(path)}`)
   if (!Number.isFinite(shutdownGraceMs) || shutdownGraceMs < 0) invalidOption('listen', 'http.shutdownGraceMs', 'must be a number >= 0')
-  const { sessions = false, maxSessions = 1000 } = options
+  const {
+    sessions = false,
+    maxSessions = 1000,
+    maxSessionsPerSubject = 100,
+    sessionIdleMs = 1_800_000,
+    maxEvents = 10_000,
+    maxEventsPerSubject = 1000,
+  } = options
   if (typeof sessions !== 'boolean') invalidOption('listen', 'http.sessions', `must be true or false, got ${JSON.stringify(sessions)}`)
-  if (!Number.isInteger(maxSessions) || maxSessions < 1)
-    invalidOption('listen', 'http.maxSessions', `must be an integer >= 1, got ${JSON.stringify(maxSessions)}`)
+  for (const [name, value] of Object.entries({ maxSessions, maxSessionsPerSubject, sessionIdleMs, maxEvents, maxEventsPerSubject }))
+    if (!Number.isSafeInteger(value) || value < 1) invalidOption('listen', `http.${name}`, `must be an integer >= 1, got ${JSON.stringify(value)}`)
   if (options.insecure !== undefined && typeof options.insecure !== 'boolean')
     invalidOption('listen', 'http.insecure', `must be true or false, got ${JSON.stringify(options.insecure)}`)
   if (!guards.auth && !options.insecure && !isLoopback(host))
@@ -98,10 +116,13 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const report = (error: Error) => onError?.(error)
   // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
   const handler = createMcpHandler(factory, { onerror: report, ...(sessions && { legacy: 'reject' as const }) })
-  const legacy: SessionHandler | undefined = sessions ? sessionHandler(factory, { maxSessions, onerror: report }) : undefined
+  const legacy: SessionHandler | undefined = sessions
+    ? sessionHandler(factory, { maxSessions, maxSessionsPerSubject, idleMs: sessionIdleMs, maxEvents, maxEventsPerSubject, onerror: report })
+    : undefined
   type Context = { authInfo?: AuthInfo }
   const route = legacy
-    ? async (request: Request, context?: Context) => ((await isLegacyRequest(request)) ? legacy.fetch(request, context) : handler.fetch(request, context))
+    ? async (request: Request, context?: Context) =>
+        (await isLegacyRequest(request)) ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' }) : handler.fetch(request, context)
     : (request: Request, context?: Context) => handler.fetch(request, context)
   const buckets = guards.rateLimit && new TokenBuckets(guards.rateLimit)
   const limited = buckets

@@ -102,11 +102,15 @@ const apps: AppServer[] = []
 async function serve(http: HttpListenOptions = {}): Promise<string> {
   const app = createAppServer({ name: 'announcer', version: '1', auth: { issuer: issuer.url } }).configure((mcp) => {
     mcp.server.registerCapabilities({ logging: {} })
-    mcp.registerTool('announce', { description: 'Logs a line to the caller on its session stream', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => {
-      // Not tied to the request: it goes to the session's standalone stream, as a background job's news would.
-      await mcp.server.sendLoggingMessage({ level: 'info', data: text })
-      return { content: [{ type: 'text', text: 'announced' }] }
-    })
+    mcp.registerTool(
+      'announce',
+      { description: 'Logs a line to the caller on its session stream', inputSchema: z.object({ text: z.string() }) },
+      async ({ text }) => {
+        // Not tied to the request: it goes to the session's standalone stream, as a background job's news would.
+        await mcp.server.sendLoggingMessage({ level: 'info', data: text })
+        return { content: [{ type: 'text', text: 'announced' }] }
+      },
+    )
   })
   apps.push(app)
   const listening = await app.listen({ http: { port: 0, sessions: true, ...http }, handleSignals: false })
