@@ -85,7 +85,11 @@ export interface AppServerOptions {
    * served; 401/403 challenges. Handlers read the caller with `subjectOf(ctx)`. Stdio is not affected.
    */
   auth?: AuthOptions
-  /** A token bucket per caller (token subject, else client address) and per tool: past it, HTTP 429 with `Retry-After`. */
+  /**
+   * A token bucket per caller (token subject, else client address) and per tool, and per metered method
+   * (`initialize`, `resources/*`, `prompts/*`…): past it, HTTP 429 with `Retry-After`. Only tools the server
+   * has get a bucket. `store` shares the buckets between replicas (duet serve --redis-url does).
+   */
   rateLimit?: RateLimitOptions
 }
 
@@ -165,6 +169,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     setups.push(setup)
     setup(mcp)
   }
+  // Tools added through configure() are the SDK's alone; its registry (a private field) names them too.
+  const knownTool = (toolName: string) =>
+    names.has(`tool:${toolName}`) || Object.hasOwn((mcp as unknown as { _registeredTools?: object })._registeredTools ?? {}, toolName)
   const claim = (kind: string, key: string) => {
     if (names.has(key)) throw new DuetError('DUPLICATE_NAME', `createAppServer: ${kind} '${key}' is already registered`, { name: key })
     names.add(key)
@@ -252,7 +259,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       const gate = http && auth ? await openAuthGate(auth, name, () => [...toolScopes]) : undefined
       const listening = stdio
         ? listenStdio(build, () => void app.close())
-        : await listenHttp(build, http!, { ...(gate && { auth: gate }), ...(rateLimit && { rateLimit }) })
+        : await listenHttp(build, http!, { ...(gate && { auth: gate }), ...(rateLimit && { rateLimit, knownTool }) })
       const tracked: Listening = {
         ...listening,
         async close() {

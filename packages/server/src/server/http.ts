@@ -7,7 +7,7 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
-import { rateLimitedResponse, TokenBuckets, toolCallsOf, type ResolvedRateLimit } from './rate-limit.js'
+import { meteredCalls, rateLimitedResponse, type ResolvedRateLimit } from './rate-limit.js'
 import { subjectOfAuth } from './subject.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
@@ -78,6 +78,8 @@ const REVISION = /^\d{4}-\d{2}-\d{2}$/
 export interface HttpGuards {
   auth?: AuthGate
   rateLimit?: ResolvedRateLimit
+  /** Whether the server has a tool of this name: only those get a rate-limit bucket. */
+  knownTool?: (name: string) => boolean
 }
 
 /** The caller a request is counted against, for the rate limit inside the SDK handler. */
@@ -124,9 +126,10 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
     ? async (request: Request, context?: Context) =>
         (await isLegacyRequest(request)) ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' }) : handler.fetch(request, context)
     : (request: Request, context?: Context) => handler.fetch(request, context)
-  const buckets = guards.rateLimit && new TokenBuckets(guards.rateLimit)
-  const limited = buckets
-    ? async (request: Request, context?: Context) => (await overLimit(buckets, request, caller.getStore() ?? '')) ?? route(request, context)
+  const rateLimit = guards.rateLimit
+  const knownTool = guards.knownTool ?? (() => true)
+  const limited = rateLimit
+    ? async (request: Request, context?: Context) => (await overLimit(rateLimit, knownTool, request, caller.getStore() ?? '')) ?? route(request, context)
     : route
   const serve = toNodeHandler({ fetch: limited }, { onerror: report })
   const closeHandlers = () => Promise.allSettled([handler.close(), legacy?.close()]).then(() => undefined)
@@ -245,8 +248,8 @@ async function authorize(gate: AuthGate, req: IncomingMessage, res: ServerRespon
   return true
 }
 
-/** The 429 answer when a `tools/call` in the body finds its caller's bucket for that tool empty. */
-async function overLimit(buckets: TokenBuckets, request: Request, who: string): Promise<Response | undefined> {
+/** The 429 answer when a counted call in the body finds its caller's bucket empty (503 when a shared store cannot answer). */
+async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => boolean, request: Request, who: string): Promise<Response | undefined> {
   if (request.method !== 'POST') return undefined
   let body: unknown
   try {
@@ -254,9 +257,20 @@ async function overLimit(buckets: TokenBuckets, request: Request, who: string): 
   } catch {
     return undefined // the SDK answers a body that is not JSON
   }
-  for (const tool of toolCallsOf(body)) {
-    const waitMs = buckets.take(`${who}\u0000${tool}`)
-    if (waitMs > 0) return rateLimitedResponse(tool, waitMs, Array.isArray(body) ? null : (body as { id?: unknown }).id)
+  const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null)
+  for (const call of meteredCalls(body, knownTool)) {
+    let waitMs: number
+    try {
+      waitMs = await limit.store.take(who, call.bucket, limit)
+    } catch (err) {
+      // Fail closed: a limit that cannot be checked does not let the call through.
+      const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
+      return Response.json(
+        { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
+        { status: 503, headers: { 'Retry-After': '1' } },
+      )
+    }
+    if (waitMs > 0) return rateLimitedResponse(call, waitMs, id)
   }
   return undefined
 }

@@ -16,11 +16,10 @@ let issuer: TestIssuer
 const apps: AppServer[] = []
 
 async function serve(rateLimit: RateLimitOptions): Promise<string> {
-  const app = createAppServer({ name: 'limited', version: '1', auth: { issuer: issuer.url }, rateLimit }).tool(
-    'echo',
-    { description: 'Answers ok' },
-    async () => ({ content: [{ type: 'text', text: 'ok' }] }),
-  )
+  const app = createAppServer({ name: 'limited', version: '1', auth: { issuer: issuer.url }, rateLimit })
+    .tool('echo', { description: 'Answers ok' }, async () => ({ content: [{ type: 'text', text: 'ok' }] }))
+    // A tool registered on the SDK server directly is counted too.
+    .configure((mcp) => mcp.registerTool('direct', { description: 'Answers ok' }, async () => ({ content: [{ type: 'text', text: 'ok' }] })))
   apps.push(app)
   return (await app.listen({ http: { port: 0 }, handleSignals: false })).url!
 }
@@ -76,6 +75,8 @@ describe('a rate limit that holds (two subjects, in memory)', () => {
     expect([await call(url, alice, 'tools/call', { name: 'echo' }), await call(url, alice, 'tools/call', { name: 'echo' })]).toEqual([200, 200])
     expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(429)
     expect(await call(url, bob, 'tools/call', { name: 'echo' })).toBe(200)
+    expect([await call(url, bob, 'tools/call', { name: 'direct' }), await call(url, bob, 'tools/call', { name: 'direct' })]).toEqual([200, 200])
+    expect(await call(url, bob, 'tools/call', { name: 'direct' })).toBe(429)
   })
 
   it('made-up tool names make no bucket, so they never push out the caller’s drained one', async () => {
@@ -107,11 +108,13 @@ describe('a rate limit that holds (two subjects, in memory)', () => {
     expect(await initialize(url, bob)).toBe(200)
     for (const method of ['resources/list', 'resources/read', 'prompts/list', 'prompts/get']) {
       const params = method === 'resources/read' ? { uri: 'ui://nothing' } : method === 'prompts/get' ? { name: 'none' } : {}
-      await call(url, alice, method, params)
-      await call(url, alice, method, params)
+      const first = await call(url, alice, method, params)
+      expect(first, method).not.toBe(429)
+      expect(await call(url, alice, method, params), method).toBe(first)
       expect(await call(url, alice, method, params), method).toBe(429)
+      // Bob gets the answer Alice got before her bucket ran dry (this server has no resources or prompts).
+      expect(await call(url, bob, method, params), method).toBe(first)
     }
-    expect(await call(url, bob, 'resources/list')).toBe(200)
   })
 
   it('refuses a rate-limit store without take(), naming it', () => {
