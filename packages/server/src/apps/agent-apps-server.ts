@@ -2,6 +2,7 @@ import { openAppStore, type AppStore } from './app-store.js'
 import { registerDisplayTools } from './display-tools.js'
 import { registerAgentAppTools } from './register.js'
 import { openChannelStore, registerChannelTools, resolveDataDir, type ChannelLimits } from '../channel/index.js'
+import { openRedisRateLimit, type RedisRateLimit } from '../channel/redis-rate-limit.js'
 import { createAppServer, type AppServer, type AppServerOptions } from '../server/app-server.js'
 
 /** Options of {@link createAgentAppsServer}. */
@@ -23,7 +24,7 @@ export interface AgentAppsOptions {
    * UNKNOWN_CHANNEL, another subject's app NOT_FOUND.
    */
   auth?: AppServerOptions['auth']
-  /** Per-subject, per-tool rate limit of the HTTP listener (see `createAppServer`). */
+  /** Per-subject, per-tool rate limit of the HTTP listener (see `createAppServer`); with `redisUrl`, its buckets live in Redis, shared by the replicas. */
   rateLimit?: AppServerOptions['rateLimit']
 }
 
@@ -47,7 +48,9 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
   const limits = options.channelLimits === undefined ? {} : { limits: options.channelLimits }
   const store = await openChannelStore(redisUrl === undefined ? { dataDir, ...limits } : { backend: 'redis', url: redisUrl, ...limits })
   let apps: AppStore | undefined
+  let buckets: RedisRateLimit | undefined
   try {
+    if (redisUrl !== undefined && options.rateLimit !== undefined && options.rateLimit.store === undefined) buckets = await openRedisRateLimit(redisUrl)
     const opened = (apps = await openAppStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl }))
     // Its display shell keeps no App.persist state, so it serves no duet_view_state tool.
     const app = createAppServer({
@@ -56,7 +59,7 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
       instructions: INSTRUCTIONS,
       viewState: false,
       ...(options.auth !== undefined && { auth: options.auth }),
-      ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
+      ...(options.rateLimit !== undefined && { rateLimit: buckets ? { ...options.rateLimit, store: buckets } : options.rateLimit }),
     })
     registerChannelTools(app, store)
     // Corrupt rows the channel store set aside go to the log the agent reads with tail_server_log.
@@ -67,10 +70,12 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
     const display = registerDisplayTools(app, { channels: store, store: opened, dataDir, ...(redisUrl !== undefined && { redisUrl }) })
     registerAgentAppTools(app, { store: opened, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
     return app.onClose(async () => {
+      await buckets?.close()
       await opened.close()
       await store.dispose()
     })
   } catch (err) {
+    await buckets?.close()
     await apps?.close()
     await store.dispose()
     throw err
