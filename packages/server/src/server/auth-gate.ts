@@ -5,6 +5,8 @@ import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
   getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
   verifyBearerToken,
   type AuthInfo,
   type OAuthMetadata,
@@ -13,6 +15,7 @@ import {
 import { discoverIssuer, introspectionVerifier, jwtVerifier } from './auth-issuer.js'
 import type { ResolvedAuth } from './auth-options.js'
 import { DuetError, invalidOption } from './errors.js'
+import { subjectOfAuth } from './subject.js'
 
 /** The resource server in front of one HTTP listener. */
 export interface AuthGate {
@@ -108,7 +111,11 @@ export async function openAuthGate(auth: ResolvedAuth, serverName: string, toolS
     async check(authorization) {
       const options = { verifier: verifier!, requiredScopes: auth.scopes, resourceMetadataUrl: metadataUrl! }
       try {
-        return await verifyBearerToken(authorization, options)
+        const info = await verifyBearerToken(authorization, options)
+        // Fail closed: without a subject every such caller would share one space.
+        if (!auth.allowAnonymous && subjectOfAuth(info) === undefined)
+          throw new OAuthError(OAuthErrorCode.InvalidToken, 'The token verified but names no subject (extra.sub); this server serves no anonymous callers')
+        return info
       } catch (err) {
         return bearerAuthChallengeResponse(err, options)
       }

@@ -2,8 +2,8 @@
 // introspection. Every failure of the token itself is `invalid_token` (401); a failure to reach the
 // issuer is `server_error` (500), so a client is not sent to log in again because the issuer is down.
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server'
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
-import type { ResolvedAuth } from './auth-options.js'
+import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
+import { normalizeTyp, type ResolvedAuth } from './auth-options.js'
 import { DuetError } from './errors.js'
 import { VerifiedTokens } from './verified-tokens.js'
 
@@ -72,6 +72,7 @@ export function jwtVerifier(auth: ResolvedAuth, issuer: string, jwksUri: string,
     async verifyAccessToken(token) {
       const known = verified.get(token)
       if (known) return copyOf(known)
+      checkTyp(token, auth.jwtTypes)
       let payload: JWTPayload
       try {
         ;({ payload } = await jwtVerify(token, keys, {
@@ -119,6 +120,21 @@ export function introspectionVerifier(auth: ResolvedAuth, issuer: string, endpoi
       return authInfoOf(token, answer as JWTPayload)
     },
   }
+}
+
+/** RFC 9068 §4: an access token's `typ` must say so, so another JWT of the issuer (an ID token) is not taken for one. */
+function checkTyp(token: string, accepted: string[]): void {
+  let typ: unknown
+  try {
+    typ = decodeProtectedHeader(token).typ
+  } catch {
+    throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token is not a valid JWT')
+  }
+  if (typeof typ !== 'string' || !accepted.includes(normalizeTyp(typ)))
+    throw new OAuthError(
+      OAuthErrorCode.InvalidToken,
+      `Token typ ${typeof typ === 'string' ? JSON.stringify(typ) : '(none)'} is not an access token's (accepted: ${accepted.join(', ')})`,
+    )
 }
 
 // A copy, so a handler that changes the AuthInfo it was given cannot change what the next request gets.

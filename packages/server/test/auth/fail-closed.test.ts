@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importJWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose'
 import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server'
-import { createAppServer, DuetError, subjectOf, type AppServer, type AuthOptions } from '../../src/server/index.js'
+import { createAppServer, type DuetError, subjectOf, type AppServer, type AuthOptions } from '../../src/server/index.js'
 import { startIssuer, type TestIssuer } from './oidc-issuer.js'
 
 const MODERN = '2026-07-28'
@@ -104,7 +104,10 @@ describe('a verifier that returns no subject', () => {
   })
 
   it('refuses an allowAnonymous that is not a boolean, or given with an issuer, naming it', () => {
-    for (const auth of [{ verifier: async () => ({}) as AuthInfo, allowAnonymous: 'yes' }, { issuer: 'https://id.example.com', allowAnonymous: true }]) {
+    for (const auth of [
+      { verifier: async () => ({}) as AuthInfo, allowAnonymous: 'yes' },
+      { issuer: 'https://id.example.com', allowAnonymous: true },
+    ]) {
       let caught: unknown
       try {
         createAppServer({ name: 'x', version: '1', auth: auth as AuthOptions })
