@@ -85,7 +85,7 @@ export function jwtVerifier(auth: ResolvedAuth, issuer: string, jwksUri: string,
         throw tokenFailure(err)
       }
       const info = authInfoOf(token, payload)
-      verified.set(token, copyOf(info), (info.expiresAt ?? 0) * 1000)
+      verified.set(token, copyOf(info), (info.expiresAt ?? 0) * 1000, String(info.extra?.sub))
       return info
     },
   }
