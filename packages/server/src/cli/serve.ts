@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util'
 import type { Command } from './command.js'
 import { resolveRedisUrl } from './redis-url.js'
 
-const help = `Usage: duet serve [--stdio | --http [--port 3001] [--host 127.0.0.1] [--allow-origin O]… [--sessions]
-                  [--auth-issuer URL [--auth-audience A]… [--auth-scopes S,…] [--auth-resource URL] | --insecure-no-auth]
+const help = `Usage: duet serve [--stdio | --http [--port 3001] [--host 127.0.0.1] [--allow-origin O]… [--sessions [session limits]]
+                  [--auth-issuer URL [--auth-audience A]… [--auth-scopes S,…] [--auth-resource URL] [--auth-jwt-types T,…]
+                   | --insecure-no-auth]
                   [--rate-limit BURST:PER_SECOND]] [--data-dir D | --redis-url URL]
 
 Runs the Duet agent-apps MCP server. Its tools:
@@ -30,6 +31,11 @@ Options:
                    besides loopback ones on any port; repeatable; others get 403
   --sessions       keep a session per 2025-era client, so the server can ask it for sampling and
                    elicitation and send it logs and list changes; replicas then need sticky routing
+  --max-sessions N     with --sessions: open sessions in all (default 1000); past it, the user holding
+                   the most loses their least recently used one
+  --max-sessions-per-subject N  with --sessions: open sessions one user (token subject, else client
+                   address) may keep (default 100); past it, their own oldest is closed
+  --session-idle-seconds N  with --sessions: close a session unused this long (default 1800)
   --auth-issuer URL  accept only bearer tokens of this OAuth/OpenID issuer (JWTs checked against its
                    JWKS: signature, issuer, audience, expiry); serves the Protected Resource Metadata and
                    answers 401/403 with a WWW-Authenticate challenge; each token's subject gets its own
@@ -38,10 +44,13 @@ Options:
   --auth-scopes S,…  scopes every request needs (comma-separated)
   --auth-resource URL  the public URL clients reach /mcp at (behind a TLS proxy: https://…/mcp);
                    needed with a wildcard --host; default the listening URL
+  --auth-jwt-types T,…  JWT typ values accepted (default at+jwt, RFC 9068); at+jwt,JWT for an issuer
+                   that sends typ JWT on its access tokens
   --insecure-no-auth  serve a non-loopback --host without --auth-issuer (only if something in front
                    authenticates); without either, a non-loopback --host is refused
-  --rate-limit B:R  per caller (token subject, else address) and per tool: a burst of B calls, R more
-                   per second (e.g. 30:0.5); past it, HTTP 429 with Retry-After
+  --rate-limit B:R  per caller (token subject, else address) and per tool (and per initialize,
+                   resources/* and prompts/* method): a burst of B calls, R more per second (e.g. 30:0.5);
+                   past it, HTTP 429 with Retry-After; with --redis-url every replica shares the buckets
   --data-dir D     where channels, saved apps and app data are stored (default $DUET_DATA_DIR, else the per-user data folder)
   --redis-url URL  keep channels, saved apps, app data, render records and the log in Redis instead
                    (default $DUET_REDIS_URL): several --http replicas on one Redis act as one server
@@ -67,6 +76,10 @@ const parseServeArgs = (args: string[]) =>
       'auth-audience': { type: 'string', multiple: true },
       'auth-scopes': { type: 'string' },
       'auth-resource': { type: 'string' },
+      'auth-jwt-types': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'max-sessions-per-subject': { type: 'string' },
+      'session-idle-seconds': { type: 'string' },
       'insecure-no-auth': { type: 'boolean' },
       'rate-limit': { type: 'string' },
       'data-dir': { type: 'string' },
@@ -94,12 +107,30 @@ export const serve: Command = {
     const http = values.http === true
     if (!http && (values.port !== undefined || values.host !== undefined || values['allow-origin'] !== undefined || values.sessions))
       return usage('--port, --host, --allow-origin and --sessions need --http')
-    const authFlags = ['auth-issuer', 'auth-audience', 'auth-scopes', 'auth-resource', 'insecure-no-auth', 'rate-limit'] as const
+    const sessionFlags = ['max-sessions', 'max-sessions-per-subject', 'session-idle-seconds'] as const
+    const sessionFlag = sessionFlags.find((flag) => values[flag] !== undefined)
+    if (sessionFlag && !values.sessions) return usage(`--${sessionFlag} needs --sessions`)
+    const sessionLimits: { maxSessions?: number; maxSessionsPerSubject?: number; sessionIdleMs?: number } = {}
+    for (const [flag, option, scale] of [
+      ['max-sessions', 'maxSessions', 1],
+      ['max-sessions-per-subject', 'maxSessionsPerSubject', 1],
+      ['session-idle-seconds', 'sessionIdleMs', 1000],
+    ] as const) {
+      const text = values[flag]
+      if (text === undefined) continue
+      if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text) * scale)) return usage(`--${flag} must be a positive integer, got '${text}'`)
+      sessionLimits[option] = Number(text) * scale
+    }
+    const authFlags = ['auth-issuer', 'auth-audience', 'auth-scopes', 'auth-resource', 'auth-jwt-types', 'insecure-no-auth', 'rate-limit'] as const
     const usedAuthFlag = authFlags.find((flag) => values[flag] !== undefined)
     if (!http && usedAuthFlag) return usage(`--${usedAuthFlag} needs --http (a stdio server acts for whoever started it; see DUET_SUBJECT)`)
     const issuer = values['auth-issuer']
-    if (issuer === undefined && (values['auth-audience'] || values['auth-scopes'] !== undefined || values['auth-resource'] !== undefined))
-      return usage('--auth-audience, --auth-scopes and --auth-resource need --auth-issuer')
+    if (
+      issuer === undefined &&
+      (values['auth-audience'] || values['auth-scopes'] !== undefined || values['auth-resource'] !== undefined || values['auth-jwt-types'] !== undefined)
+    )
+      return usage('--auth-audience, --auth-scopes, --auth-resource and --auth-jwt-types need --auth-issuer')
+    const jwtTypes = values['auth-jwt-types']?.split(/[\s,]+/).filter(Boolean)
     if (issuer !== undefined && values['insecure-no-auth']) return usage('choose one of --auth-issuer or --insecure-no-auth')
     const scopes = values['auth-scopes']?.split(/[\s,]+/).filter(Boolean)
     const auth =
@@ -110,6 +141,7 @@ export const serve: Command = {
             ...(values['auth-audience'] && { audience: values['auth-audience'] }),
             ...(scopes && { scopes }),
             ...(values['auth-resource'] !== undefined && { resource: values['auth-resource'] }),
+            ...(jwtTypes && { jwtTypes }),
           }
     let rateLimit: { burst: number; perSecond: number } | undefined
     if (values['rate-limit'] !== undefined) {
@@ -150,7 +182,7 @@ export const serve: Command = {
             port,
             ...(values.host !== undefined && { host: values.host }),
             ...(values['allow-origin'] !== undefined && { allowedOrigins: values['allow-origin'] }),
-            ...(values.sessions && { sessions: true }),
+            ...(values.sessions && { sessions: true, ...sessionLimits }),
             ...(values['insecure-no-auth'] && { insecure: true }),
           },
         })
