@@ -79,10 +79,12 @@ interface Bucket {
 /** The in-memory store: buckets grouped by subject, bounded; only full (refilled) buckets make room. */
 export class TokenBuckets implements RateLimitStore {
   private readonly buckets: BoundedMap<string, Bucket>
+  /** The time of the take in progress, which decides which buckets have refilled. */
+  private now = 0
 
   constructor(maxBuckets: number) {
     // A subject has one bucket per tool and metered method, so the per-subject bound is the total one.
-    this.buckets = new BoundedMap({ maxEntries: maxBuckets, maxPerGroup: maxBuckets, evictable: (bucket) => bucket.fullAt <= Date.now() })
+    this.buckets = new BoundedMap({ maxEntries: maxBuckets, maxPerGroup: maxBuckets, evictable: (bucket) => bucket.fullAt <= this.now })
   }
 
   async take(subject: string, name: string, rate: BucketRate): Promise<number> {
@@ -91,6 +93,7 @@ export class TokenBuckets implements RateLimitStore {
 
   /** {@link take} at a given time (tests). */
   takeNow(subject: string, name: string, rate: BucketRate, now: number): number {
+    this.now = now
     const key = `${subject}\u0000${name}`
     const old = this.buckets.get(key)
     const tokens = old ? Math.min(rate.burst, old.tokens + ((now - old.at) / 1000) * rate.perSecond) : rate.burst
