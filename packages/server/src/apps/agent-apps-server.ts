@@ -2,7 +2,8 @@ import { openAppStore, type AppStore } from './app-store.js'
 import { registerDisplayTools } from './display-tools.js'
 import { registerAgentAppTools } from './register.js'
 import { openChannelStore, registerChannelTools, resolveDataDir, type ChannelLimits } from '../channel/index.js'
-import { openRedisRateLimit, type RedisRateLimit } from '../channel/redis-rate-limit.js'
+import { importWithPeer } from '../channel/optional-peer.js'
+import type { RedisRateLimit } from '../channel/redis-rate-limit.js'
 import { createAppServer, type AppServer, type AppServerOptions } from '../server/app-server.js'
 
 /** Options of {@link createAgentAppsServer}. */
@@ -50,7 +51,15 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
   let apps: AppStore | undefined
   let buckets: RedisRateLimit | undefined
   try {
-    if (redisUrl !== undefined && options.rateLimit !== undefined && options.rateLimit.store === undefined) buckets = await openRedisRateLimit(redisUrl)
+    if (redisUrl !== undefined && options.rateLimit !== undefined && options.rateLimit.store === undefined) {
+      // Loaded only with Redis: `redis` is an optional peer.
+      const { openRedisRateLimit } = await importWithPeer(
+        'redis',
+        'createAgentAppsServer: the shared rate limit',
+        () => import('../channel/redis-rate-limit.js'),
+      )
+      buckets = await openRedisRateLimit(redisUrl)
+    }
     const opened = (apps = await openAppStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl }))
     // Its display shell keeps no App.persist state, so it serves no duet_view_state tool.
     const app = createAppServer({
