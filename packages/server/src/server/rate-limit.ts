@@ -42,6 +42,9 @@ export interface ResolvedRateLimit extends BucketRate {
 /** The methods counted besides tool calls, each a bucket of its own: a session or a read costs the server too. */
 export const METERED_METHODS: ReadonlySet<string> = new Set([
   'initialize',
+  // The 2026-07-28 era's counterparts: discovery instead of initialize, and its long-lived stream.
+  'server/discover',
+  'subscriptions/listen',
   'tools/list',
   'resources/list',
   'resources/templates/list',
