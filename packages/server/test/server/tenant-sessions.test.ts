@@ -216,6 +216,16 @@ describe('per-subject session caps and idle timeout', () => {
     expect(await ping(url, busy)).toBe(200)
   })
 
+  it('keeps a session whose client listens on its stream, however long it sends nothing', async () => {
+    const url = await serve({ sessionIdleMs: 300 })
+    const listener = await open(url, await issuer.tokenFor('alice', { audience: url }))
+    const listening = await stream(url, listener)
+    expect(listening.status).toBe(200)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(await ping(url, listener)).toBe(200)
+    await listening.body?.cancel()
+  })
+
   it('refuses session options that are not positive integers, naming them', async () => {
     const app = createAppServer({ name: 'x', version: '1' })
     apps.push(app)
