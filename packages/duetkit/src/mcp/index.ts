@@ -38,7 +38,7 @@ export type {
   TextContent,
   ToolCancelled,
 } from './host-types.js'
-export type { McpSinkValue, CallToolSink, LogLevel, Outgoing, SinkTranslator } from './sinks.js'
+export type { McpSinkValue, CallToolSink, LogLevel, Outgoing } from './sinks.js'
 export type { ViewSize } from './auto-resize.js'
 export { agentChannel, channelOfResult, CHANNEL_META_KEY, withAgentChannel } from './channel.js'
 export { toolErrorText } from './sinks.js'

@@ -84,10 +84,10 @@ export function nonEmpty(value: unknown, field: string): string {
 export const request = (method: string, params: JsonObject, more?: Partial<Outgoing>): Outgoing => ({ kind: 'request', method, params, ...more })
 
 /** Turns one sink key's value (and the whole sink value) into the message it stands for. */
-export type SinkTranslator = (value: any, sink: any) => Outgoing
+export type SinkTranslator = (value: unknown, sink: JsonObject) => Outgoing
 
 // The sinks every view's driver understands; the others come with the features that add them.
-const TABLE: Record<string, SinkTranslator> = {
+const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
   callTool: (name, sink) => {
     if (sink.args !== undefined && !isObject(sink.args)) throw invalid('callTool args must be an object')
     return request('tools/call', { name: nonEmpty(name, 'callTool'), arguments: sink.args ?? {} }, { toolResult: true })
