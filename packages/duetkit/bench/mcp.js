@@ -152,6 +152,14 @@ async function main() {
     }
   }
   if (built.minimal) goal(`minimal ≤ ${MINIMAL_GOAL_KB} KB: ${kb(gz(built.minimal.duet))}`, gz(built.minimal.duet) <= MINIMAL_GOAL_KB * 1024)
+  if (built.forecast) {
+    // Pay for what you use: the same card on the driver with every feature.
+    const full = gz(await buildView(here('./mcp/forecast-full/'), true))
+    const lean = gz(built.forecast.duet)
+    console.log(
+      `\nforecast on makeMcpAppDriver (every feature): ${kb(full)} gzip; on makeLeanMcpAppDriver (its 3 features): ${kb(lean)} (${kb(full - lean)} less)`,
+    )
+  }
 
   const helpers = await loadTestHelpers("export * from './test/support/host/index.ts'; export { launchBrowser } from './test/support/browser.ts'")
   const browser = await helpers.launchBrowser()
