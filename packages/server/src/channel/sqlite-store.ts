@@ -38,7 +38,10 @@ const CHANGE_POLL_MS = 250
 const FALLBACK_POLL_MS = 30_000
 // An empty poll refreshes the channel's idle clock at most this often, so idle polling stays read-only.
 const TOUCH_EVERY_MS = 60_000
-const TRAILING_RING_MS = 5
+// After the last WAL event, look again this long after it. The commit is usually visible by the first look;
+// on a busy machine the writer can be descheduled between its WAL write and its commit for tens of ms, and
+// a single look at 5 ms then left the reader to CHANGE_POLL_MS (the 250 ms tail of a woken `duet wait`).
+const TRAILING_RINGS_MS = [5, 20, 60, 150]
 
 const OPEN = 0
 const CLOSED = 1
@@ -245,14 +248,25 @@ class SqliteChannelStore implements ChannelStore {
 
   /**
    * A writer's frames reach the WAL file a moment before its commit becomes visible to readers (SQLite
-   * publishes it in the shared-memory index, which fires no file event). So ring now, and once more shortly
-   * after the last event, instead of leaving a reader that looked too early to the fallback poll.
+   * publishes it in the shared-memory index, which fires no file event). So ring now, and again at each of
+   * TRAILING_RINGS_MS after the last event, instead of leaving a reader that looked too early to the fallback poll.
    */
   private walChanged(): void {
     this.ringChanged()
     clearTimeout(this.trailingRing)
-    this.trailingRing = setTimeout(() => this.ringChanged(), TRAILING_RING_MS)
-    this.trailingRing.unref()
+    const at = Date.now()
+    const look = (step: number) => {
+      if (step >= TRAILING_RINGS_MS.length) return
+      this.trailingRing = setTimeout(
+        () => {
+          this.ringChanged()
+          look(step + 1)
+        },
+        Math.max(0, TRAILING_RINGS_MS[step]! - (Date.now() - at)),
+      )
+      this.trailingRing.unref()
+    }
+    look(0)
   }
 
   private markSeen(): void {
