@@ -80,6 +80,8 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   ISSUER_UNREACHABLE: 'ISSUER_UNREACHABLE',
   /** A caller called one tool faster than the server's `rateLimit` (HTTP 429); `data` holds `{ tool, retryAfterSeconds }`. */
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The server has too much of this work waiting (the compile pool's line); `data` holds `{ retryAfterSeconds, queue, limit }`. */
+  BUSY: 'BUSY',
 
   // Channels.
   /** A channel id is not 1-64 letters, digits, `-` or `_`. */
