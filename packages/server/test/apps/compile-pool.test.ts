@@ -92,7 +92,7 @@ describe('compile pool: hostile compiles', () => {
     try {
       const flood = Array.from({ length: 8 }, (_, i) => failureOf(compileIn(compiler, `${i % 2 ? BALLOON : LOOP}// ${i}\n`, 'mallory')))
       const finished: string[] = []
-      flood.forEach((f, i) => f.then(() => finished.push(`mallory ${i}`)))
+      for (const [i, f] of flood.entries()) f.then(() => finished.push(`mallory ${i}`))
       await new Promise((r) => setTimeout(r, 100))
       const victim = compileIn(compiler, benign('mine'), 'alice').then((r) => {
         finished.push('alice')
