@@ -284,8 +284,9 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
     await waitGone(rest)
     workers.delete(worker)
     if (closed) return
-    // Keep the pool warm: a used pool gets its worker back at once (not one that could not even start).
-    if (worker.pid > 0) spawnWorker()
+    // Keep the pool warm: a used pool gets its worker back at once. Not one that never got ready (esbuild
+    // missing, say): starting it again at once would loop; compiles that wait still start one each.
+    if (worker.ready) spawnWorker()
     pump()
   }
 

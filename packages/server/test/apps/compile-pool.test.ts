@@ -156,10 +156,13 @@ describe('compile pool: the line', () => {
 
   it("serves subjects in turn: alice's one compile does not wait behind mallory's fifty", async () => {
     const compiler = pool({ workers: 2, maxQueued: 100, maxQueuedPerSubject: 60 })
-    await compileIn(compiler, benign('warm'), 'warm')
-    await until(() => compiler.stats().ready === 2)
+    // Both workers warm: each has compiled once (a subject holds at most one of the two).
+    await Promise.all([compileIn(compiler, benign('w1'), 'w1'), compileIn(compiler, benign('w2'), 'w2')])
+    expect(compiler.stats().ready).toBe(2)
+    // Mallory's compiles take a while each (a few thousand nested elements); alice's is tiny.
+    const heavy = (i: number) => `export default () => ${'<b>'.repeat(3000)}${i}${'</b>'.repeat(3000)}\n`
     const order: string[] = []
-    const mallory = Array.from({ length: 50 }, (_, i) => compileIn(compiler, benign(`m${i}`), 'mallory').then(() => order.push(`m${i}`)))
+    const mallory = Array.from({ length: 50 }, (_, i) => compileIn(compiler, heavy(i), 'mallory').then(() => order.push(`m${i}`)))
     const alice = compileIn(compiler, benign('alice'), 'alice').then(() => order.push('alice'))
     await Promise.all([...mallory, alice])
     // In a single line (first come, first served) alice would be 51st.
