@@ -190,7 +190,8 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       description:
         'Show the user a Duet component (recipe duet-components): source is one JSX module whose default export is the view function ' +
         'with initialState, intent and model statics. It may import only duetkit and duetkit/mcp. The server compiles it (never runs it); ' +
-        'a syntax error comes back with line and column; limits: 1 MB of source, brackets 1000 deep, 10 s and 256 MB of compile. ' +
+        `a syntax error comes back with line and column; limits: ${Math.floor(pool.limits.maxSourceBytes / 1024)} KB of source, brackets ${pool.limits.maxNesting} deep, ` +
+        `${pool.limits.timeoutMs / 1000} s and ${pool.limits.maxMemoryMb} MB of compile (past them, or when the compiler is BUSY, the error says so). ` +
         "The component gets notify_ui messages from MCP.select('agent-message') and sends with the MCP sink value " +
         "{ notifyAgent: { event, data }, error: 'ACTION' }. Returns a fresh channel_id for this render (the compiled script is not returned: the app fetches it).",
       inputSchema: {
