@@ -14,7 +14,7 @@ import { createAgentAppsServer } from '../dist/apps/agent-apps-server.js'
 import { compileIn } from '../dist/apps/compile-component.js'
 import { createCompilePool } from '../dist/apps/compile-pool.js'
 
-const CALLS = 60
+const CALLS = 100
 const WARMUP = 8
 const GOAL_MS = 30
 const HOSTILE = 8

@@ -120,7 +120,8 @@ function killOnExit(): void {
 
 /** Kills a worker's process group (it leads one: esbuild's service is in it too). */
 function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return
+  // Never 0 or -1 (whose negation signals the caller's group or every process): only a real worker's group.
+  if (pid === undefined || pid <= 1) return
   try {
     process.kill(-pid, 'SIGKILL')
   } catch {
@@ -228,6 +229,7 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
     worker.ending = true
     // Held until it is gone, so close() resolves even when nothing else keeps the process alive.
     worker.child.ref()
+    if (worker.pid <= 1) return
     const tree = [...new Set([...processTree(worker.pid), ...worker.tree])]
     killGroup(worker.pid)
     killAll(tree)

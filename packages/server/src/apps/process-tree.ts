@@ -31,6 +31,7 @@ function childrenOf(pid: number): number[] {
 
 /** `pid` and all its descendants, parents first; only `pid` where /proc cannot be read. */
 export function processTree(pid: number): number[] {
+  if (pid <= 1) return []
   if (!CAN_READ_PROCESSES) return [pid]
   const seen = [pid]
   for (let i = 0; i < seen.length; i++) for (const child of childrenOf(seen[i]!)) if (!seen.includes(child)) seen.push(child)
@@ -69,6 +70,8 @@ export function isRunning(pid: number): boolean {
 /** SIGKILLs every process of `pids` (a tree read before): a process that already exited is skipped. */
 export function killAll(pids: readonly number[]): void {
   for (const pid of pids) {
+    // 0 and negative ids signal groups (-1: every process we may signal), never meant here.
+    if (!Number.isSafeInteger(pid) || pid <= 1) continue
     try {
       process.kill(pid, 'SIGKILL')
     } catch {
