@@ -100,7 +100,7 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
 
   // The agent-apps room.
-  /** A `display_component` module does not compile; `data.problems` holds `{ text, line?, column?, lineText? }` items. */
+  /** A `display_component` module does not compile; `data.problems` holds `{ text, line?, column?, lineText? }` items, `data.limit` the compile limit it hit, if any. */
   COMPILE_ERROR: 'COMPILE_ERROR',
 
   // `duet dev`.
