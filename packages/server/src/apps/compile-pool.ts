@@ -216,6 +216,8 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
     const current = worker.current
     if (!current) return undefined
     worker.current = undefined
+    // Every end counts, a limit's too: under a flood of slow compiles the retry hint grows with them.
+    meanMs = meanMs * 0.8 + (Date.now() - current.started) * 0.2
     clearTimeout(current.deadline)
     clearInterval(current.watch)
     queue.done(current.job.subject)
@@ -241,12 +243,10 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
       worker.ready = true
       return
     }
-    const current = worker.current
-    if (!current || current.id !== message.id) return
+    if (worker.current?.id !== message.id) return
     const job = release(worker)!
     compiles++
     worker.compiles++
-    meanMs = meanMs * 0.8 + (Date.now() - current.started) * 0.2
     job.resolve(message.reply)
     if (worker.compiles >= compilesPerWorker) {
       recycled++
