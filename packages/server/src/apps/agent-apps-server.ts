@@ -1,4 +1,5 @@
 import { openAppStore, type AppStore } from './app-store.js'
+import type { CompilePool, CompilePoolOptions } from './compile-pool.js'
 import { registerDisplayTools } from './display-tools.js'
 import { registerAgentAppTools } from './register.js'
 import { openChannelStore, registerChannelTools, resolveDataDir, type ChannelLimits } from '../channel/index.js'
@@ -27,6 +28,11 @@ export interface AgentAppsOptions {
   auth?: AppServerOptions['auth']
   /** Per-subject, per-tool rate limit of the HTTP listener (see `createAppServer`); with `redisUrl`, its buckets live in Redis, shared by the replicas. */
   rateLimit?: AppServerOptions['rateLimit']
+  /**
+   * The compile pool of `display_component` (see `createCompilePool`): options, e.g. `{ workers: 2,
+   * compileLimits: { maxMemoryMb: 256 } }`, for a pool closed with the server; or a pool to share.
+   */
+  compilePool?: CompilePoolOptions | CompilePool
 }
 
 const INSTRUCTIONS =
@@ -76,7 +82,13 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
       const message = `channel ${e.channelId}: ${e.count} unreadable stored message(s) set aside (${e.direction}); the others were delivered`
       Promise.resolve(opened.log('warning', message, { channel_id: e.channelId, direction: e.direction, count: e.count })).catch(() => {})
     })
-    const display = registerDisplayTools(app, { channels: store, store: opened, dataDir, ...(redisUrl !== undefined && { redisUrl }) })
+    const display = registerDisplayTools(app, {
+      channels: store,
+      store: opened,
+      dataDir,
+      ...(redisUrl !== undefined && { redisUrl }),
+      ...(options.compilePool !== undefined && { compilePool: options.compilePool }),
+    })
     registerAgentAppTools(app, { store: opened, onLoad: display.onLoad, loadAppMeta: display.viewMeta })
     return app.onClose(async () => {
       await buckets?.close()

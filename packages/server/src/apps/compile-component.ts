@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
 import type { Message } from 'esbuild'
 import { DuetError } from 'duetkit/protocol'
-import { COMPILE_WORKER_PROGRAM, type CompileReply, type CompileRequest } from './compile-worker.js'
+import { limitError, type CompileLimits } from './compile-limits.js'
+import { createCompilePool, type CompilePool } from './compile-pool.js'
+import type { CompileRequest } from './compile-worker.js'
 import { MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
 
 /**
@@ -76,35 +76,7 @@ export function formatProblems(problems: CompileProblem[]): string {
     .join('\n')
 }
 
-/**
- * The limits of one compile. Source past `maxSourceBytes` or nested deeper than `maxNesting` is
- * refused before any compiler sees it; the compile process gets `timeoutMs` of wall time and
- * `maxMemoryMb` of heap (Node's, and esbuild's Go runtime as a soft limit), and its script may be at
- * most `maxOutputBytes`.
- */
-export interface CompileLimits {
-  maxSourceBytes: number
-  maxNesting: number
-  timeoutMs: number
-  maxMemoryMb: number
-  maxOutputBytes: number
-}
-
-export const DEFAULT_COMPILE_LIMITS: Readonly<CompileLimits> = Object.freeze({
-  // A component is a screenful of code; bulky data belongs in put_app_data.
-  maxSourceBytes: 1024 * 1024,
-  // Real modules nest brackets a few dozen deep; esbuild's recursive parser overflows its stack far deeper.
-  maxNesting: 1000,
-  timeoutMs: 10_000,
-  maxMemoryMb: 256,
-  maxOutputBytes: 2 * 1024 * 1024,
-})
-
-/** Which limit a `COMPILE_ERROR` hit, in `data.limit`. */
-export type CompileLimit = 'size' | 'nesting' | 'time' | 'memory' | 'output' | 'crash'
-
-const limitError = (limit: CompileLimit, message: string, extra: Record<string, unknown> = {}) =>
-  new DuetError('COMPILE_ERROR', message, { limit, ...extra, problems: [{ text: message }] })
+export { DEFAULT_COMPILE_LIMITS, type CompileLimits } from './compile-limits.js'
 
 /**
  * The deepest bracket nesting of `(`, `[` and `{`, outside strings and comments, stopping once past
@@ -139,85 +111,19 @@ export function nestingDepth(source: string, max = Number.POSITIVE_INFINITY): nu
   return deepest
 }
 
-let esbuildPath: string | undefined
-
-// What V8 (and Go) print when a heap limit is hit.
-const OUT_OF_MEMORY = /heap out of memory|out of memory|Allocation failed|Last few GCs/i
-
-/** Runs one build in a fresh child process and gives back its answer, or why there is none. */
-function runCompileProcess(request: CompileRequest, limits: CompileLimits): Promise<CompileReply> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${limits.maxMemoryMb}`, '-e', COMPILE_WORKER_PROGRAM], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { PATH: process.env.PATH ?? '', GOMEMLIMIT: `${limits.maxMemoryMb}MiB`, GOMAXPROCS: '1' },
-      serialization: 'advanced',
-    })
-    let stderr = ''
-    let settled = false
-    let timedOut = false
-    child.stderr!.setEncoding('utf8')
-    let outOfMemory = false
-    child.stderr!.on('data', (chunk: string) => {
-      // Keep only the head: a Go stack overflow prints megabytes of goroutine traces.
-      if (stderr.length < 2000) stderr += chunk
-      outOfMemory ||= OUT_OF_MEMORY.test(chunk)
-    })
-    const finish = (fn: () => void) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      fn()
-    }
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, limits.timeoutMs)
-    child.on('message', (reply: CompileReply) => finish(() => resolve(reply)))
-    child.on('error', (err) => finish(() => reject(limitError('crash', `The compiler could not start (${err.message}); try again.`))))
-    child.on('exit', (code, signal) =>
-      finish(() => {
-        if (timedOut) {
-          reject(
-            limitError('time', `The compile took longer than its limit of ${limits.timeoutMs} ms and was stopped. Simplify the module.`, {
-              timeoutMs: limits.timeoutMs,
-            }),
-          )
-          return
-        }
-        const head = stderr.split('\n').find((l) => l.trim() !== '') ?? ''
-        if (outOfMemory) {
-          reject(
-            limitError('memory', `The compile ran out of its ${limits.maxMemoryMb} MB of memory and was stopped. Simplify the module.`, {
-              maxMemoryMb: limits.maxMemoryMb,
-            }),
-          )
-          return
-        }
-        const why = signal ? `signal ${signal}` : `exit code ${code}`
-        reject(
-          limitError(
-            'crash',
-            `The compiler crashed on this module (${why}${head ? `: ${head.trim().slice(0, 200)}` : ''}). Simplify the module; the server is unaffected.`,
-          ),
-        )
-      }),
-    )
-    child.send(request)
-  })
-}
-
 /**
  * Compiles an agent's Duet component module (JSX or TSX, default export = the view with its statics)
- * into one script for the display shell. esbuild only parses and prints it; nothing in it runs here.
- * Imports other than `duetkit` and `duetkit/mcp` fail, as do syntax errors, with the line and column in
- * `data.problems` of a `COMPILE_ERROR`. Each compile runs in its own short-lived process within
- * {@link CompileLimits}; a limit hit or a crash is a `COMPILE_ERROR` whose `data.limit` says which.
+ * into one script for the display shell, on a worker of `pool`, for `subject` (its share of the pool's
+ * line). esbuild only parses and prints it; nothing in it runs here. Imports other than `duetkit` and
+ * `duetkit/mcp` fail, as do syntax errors, with the line and column in `data.problems` of a
+ * `COMPILE_ERROR`. A limit hit or a crash is a `COMPILE_ERROR` whose `data.limit` says which; a full
+ * line is `BUSY` with `data.retryAfterSeconds`.
  */
-export async function compileComponent(source: string, overrides: Partial<CompileLimits> = {}): Promise<CompiledComponent> {
+export async function compileIn(pool: CompilePool, source: string, subject: string): Promise<CompiledComponent> {
   if (typeof source !== 'string' || source.trim() === '') {
     throw new DuetError('INVALID_ARGUMENT', 'display_component: source must be the non-empty text of a component module', { field: 'source' })
   }
-  const limits = { ...DEFAULT_COMPILE_LIMITS, ...overrides }
+  const limits = pool.limits
   const bytes = Buffer.byteLength(source, 'utf8')
   if (bytes > limits.maxSourceBytes) {
     throw limitError(
@@ -232,23 +138,7 @@ export async function compileComponent(source: string, overrides: Partial<Compil
       maxNesting: limits.maxNesting,
     })
   }
-  const exports = await sharedExports()
-  esbuildPath ??= createRequire(import.meta.url).resolve('esbuild')
-  const shared: Record<string, string> = {}
-  for (const id of SHARED_MODULE_IDS) shared[id] = sharedModule(id, exports[id])
-  const reply = await runCompileProcess(
-    {
-      esbuild: esbuildPath,
-      source,
-      entry: ENTRY,
-      component: COMPONENT,
-      sourceFile: SOURCE_FILE,
-      sharedIds: SHARED_MODULE_IDS,
-      shared,
-      refusal: IMPORT_REFUSAL,
-    },
-    limits,
-  )
+  const reply = await pool.run(subject, { ...(await sharedRequest()), source })
   if (reply.ok) {
     const outBytes = Buffer.byteLength(reply.script, 'utf8')
     if (outBytes > limits.maxOutputBytes) {
@@ -260,4 +150,29 @@ export async function compileComponent(source: string, overrides: Partial<Compil
     throw limitError('crash', `The compiler failed on this module (${reply.fatal.slice(0, 300)}). Simplify the module; the server is unaffected.`)
   const problems = (reply.errors as Message[]).map(problemOf)
   throw new DuetError('COMPILE_ERROR', `The component does not compile:\n${formatProblems(problems)}`, { problems })
+}
+
+let shared: Promise<Omit<CompileRequest, 'source'>> | undefined
+
+/** Everything of a compile request but the source: the same for every compile. */
+function sharedRequest(): Promise<Omit<CompileRequest, 'source'>> {
+  shared ??= sharedExports().then((exports) => {
+    const modules: Record<string, string> = {}
+    for (const id of SHARED_MODULE_IDS) modules[id] = sharedModule(id, exports[id])
+    return { entry: ENTRY, component: COMPONENT, sourceFile: SOURCE_FILE, sharedIds: SHARED_MODULE_IDS, shared: modules, refusal: IMPORT_REFUSAL }
+  })
+  return shared
+}
+
+/**
+ * Compiles one module on a pool of its own, closed after: for a one-off compile within `overrides` of
+ * `DEFAULT_COMPILE_LIMITS`. A server keeps one pool ({@link createCompilePool}) and calls {@link compileIn}.
+ */
+export async function compileComponent(source: string, overrides: Partial<CompileLimits> = {}): Promise<CompiledComponent> {
+  const pool = createCompilePool({ workers: 1, compileLimits: overrides })
+  try {
+    return await compileIn(pool, source, '')
+  } finally {
+    await pool.close()
+  }
 }

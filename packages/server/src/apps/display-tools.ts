@@ -8,7 +8,10 @@ import { invalidOption } from '../server/errors.js'
 import type { ChannelStore } from '../channel/store.js'
 import { CHANNEL_META_KEY, DuetError } from 'duetkit/protocol'
 import type { AppStore } from './app-store.js'
-import { compileComponent, DEFAULT_COMPILE_LIMITS, type CompileLimits } from './compile-component.js'
+import { compileIn } from './compile-component.js'
+import { CompileCache } from './compile-cache.js'
+import type { CompileLimits } from './compile-limits.js'
+import { createCompilePool, type CompilePool, type CompilePoolOptions } from './compile-pool.js'
 import { shellHtml, SHELL_URI } from './display-shell.js'
 import type { RenderInput } from './render-store.js'
 import type { LoadAppHook } from './saved-app-tools.js'
@@ -28,6 +31,11 @@ export interface DisplayToolsOptions {
   redisUrl?: string
   /** Overrides of the compile limits of `display_component` (defaults: `DEFAULT_COMPILE_LIMITS`). */
   compileLimits?: Partial<CompileLimits>
+  /**
+   * The compile pool of `display_component`: options for the pool these tools make (and close with the
+   * server), or a pool made with `createCompilePool` to share (its owner closes it; then set the limits on it).
+   */
+  compilePool?: CompilePoolOptions | CompilePool
 }
 
 /** What the display tools give back to the server assembly. */
@@ -49,9 +57,6 @@ const SUGGESTED_WAIT_SECONDS = 50
 
 /** The app-only tool the shell calls for what to show when the host dropped it from the result. */
 export const GET_RENDER_TOOL = 'get_render'
-
-// Compiled scripts by source, so get_render does not compile again what display_component just did.
-const COMPILED_CACHE_SIZE = 32
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
@@ -87,29 +92,11 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   }
   // A URL with a password is not repeated to the model; `duet wait` then reads DUET_REDIS_URL, which the agent's shell has.
   const storeFlag = redisUrl === undefined ? ` --data-dir ${quote(dataDir)}` : /\/\/[^@/]*@/.test(redisUrl) ? '' : ` --redis-url ${quote(redisUrl)}`
-  const compileLimits = { ...DEFAULT_COMPILE_LIMITS }
-  for (const [name, value] of Object.entries(options.compileLimits ?? {})) {
-    if (!(name in DEFAULT_COMPILE_LIMITS))
-      invalidOption('registerDisplayTools', `compileLimits.${name}`, `is not a known limit (known: ${Object.keys(DEFAULT_COMPILE_LIMITS).join(', ')})`)
-    if (!Number.isSafeInteger(value) || (value as number) < 1)
-      invalidOption('registerDisplayTools', `compileLimits.${name}`, `must be a positive integer, got ${String(value)}`)
-    compileLimits[name as keyof CompileLimits] = value as number
-  }
-
-  const cache = new Map<string, string>()
-  /** The compiled script of a source, compiled once per server for recent sources. */
-  async function compiled(source: string): Promise<string> {
-    const hit = cache.get(source)
-    if (hit !== undefined) {
-      cache.delete(source)
-      cache.set(source, hit)
-      return hit
-    }
-    const { script } = await compileComponent(source, compileLimits)
-    cache.set(source, script)
-    if (cache.size > COMPILED_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
-    return script
-  }
+  const pool = compilePoolOf(options, app)
+  const cache = new CompileCache()
+  /** The compiled script of a source, compiled once per subject for its recent sources (anonymous callers share ''). */
+  const compiled = (source: string, subject: string | undefined): Promise<string> =>
+    cache.get(subject ?? '', source, async () => (await compileIn(pool, source, subject ?? '')).script)
 
   /**
    * Mints the channel and records the render, both in the caller's subject space (shared without auth); a
@@ -153,7 +140,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     subject: string | undefined,
   ): Promise<CallToolResult> {
     // Compile first: a broken module must not cost a channel or a render record.
-    await compiled(input.source)
+    await compiled(input.source, subject)
     const channelId = await render(
       {
         kind: 'component',
@@ -203,7 +190,8 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       description:
         'Show the user a Duet component (recipe duet-components): source is one JSX module whose default export is the view function ' +
         'with initialState, intent and model statics. It may import only duetkit and duetkit/mcp. The server compiles it (never runs it); ' +
-        'a syntax error comes back with line and column; limits: 1 MB of source, brackets 1000 deep, 10 s and 256 MB of compile. ' +
+        `a syntax error comes back with line and column; limits: ${Math.floor(pool.limits.maxSourceBytes / 1024)} KB of source, brackets ${pool.limits.maxNesting} deep, ` +
+        `${pool.limits.timeoutMs / 1000} s and ${pool.limits.maxMemoryMb} MB of compile (past them, or when the compiler is BUSY, the error says so). ` +
         "The component gets notify_ui messages from MCP.select('agent-message') and sends with the MCP sink value " +
         "{ notifyAgent: { event, data }, error: 'ACTION' }. Returns a fresh channel_id for this render (the compiled script is not returned: the app fetches it).",
       inputSchema: {
@@ -241,7 +229,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
         const base = { channel_id: args.channel_id, kind: record.kind, ...(record.title !== undefined && { title: record.title }) }
         if (record.kind === 'html')
           return { content: [{ type: 'text', text: `The fragment of ${args.channel_id}.` }], structuredContent: { ...base, html: record.html } }
-        const script = await compiled(record.source!)
+        const script = await compiled(record.source!, subjectOf(extra))
         return {
           content: [{ type: 'text', text: `The compiled component of ${args.channel_id}.` }],
           structuredContent: { ...base, script, props: record.props ?? {} },
@@ -264,4 +252,20 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     })
 
   return { onLoad, viewMeta: VIEW_META }
+}
+
+/** The pool `options` name: a shared one as given, else one of the tools' own, closed with the server. */
+function compilePoolOf(options: DisplayToolsOptions, app: AppServer): CompilePool {
+  const given = options.compilePool
+  if (given !== undefined && (typeof given !== 'object' || given === null))
+    invalidOption('registerDisplayTools', 'compilePool', 'must be pool options or a pool from createCompilePool')
+  if (given !== undefined && 'run' in given) {
+    if (typeof given.run !== 'function') invalidOption('registerDisplayTools', 'compilePool', 'must be pool options or a pool from createCompilePool')
+    if (options.compileLimits !== undefined)
+      invalidOption('registerDisplayTools', 'compileLimits', 'cannot be set with a shared compilePool; give the limits to createCompilePool')
+    return given
+  }
+  const pool = createCompilePool({ ...given, ...(options.compileLimits !== undefined && { compileLimits: options.compileLimits }) })
+  app.onClose(() => pool.close())
+  return pool
 }

@@ -56,6 +56,8 @@ Options:
                    (default $DUET_REDIS_URL): several --http replicas on one Redis act as one server
   --max-store-bytes N  channel quota: bytes of unread messages the whole store may hold (default 1 GiB)
   --max-channels N     channel quota: open channels the store may hold (default 100000)
+  --compile-workers N  display_component compiler workers (default: CPUs, 2 to 4)
+  --compile-memory-mb N  hard memory limit of one compiler worker, esbuild included (default 256, at least 96)
 
 Over stdio the server acts for whoever started it: set DUET_SUBJECT to give that user a subject of
 their own (the same data as their HTTP tokens' subject).
@@ -86,6 +88,8 @@ const parseServeArgs = (args: string[]) =>
       'redis-url': { type: 'string' },
       'max-store-bytes': { type: 'string' },
       'max-channels': { type: 'string' },
+      'compile-workers': { type: 'string' },
+      'compile-memory-mb': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -166,6 +170,9 @@ export const serve: Command = {
       channelLimits[limit] = Number(text)
     }
 
+    const compilePool = compilePoolOf(values['compile-workers'], values['compile-memory-mb'])
+    if (typeof compilePool === 'string') return usage(compilePool)
+
     // Loaded here so `duet --help` does not pay for the SDK and the store.
     const { createAgentAppsServer } = await import('../apps/agent-apps-server.js')
     const app = await createAgentAppsServer({
@@ -174,6 +181,7 @@ export const serve: Command = {
       ...(auth && { auth }),
       ...(rateLimit && { rateLimit }),
       channelLimits,
+      compilePool,
     })
     try {
       if (http) {
@@ -198,6 +206,21 @@ export const serve: Command = {
     // The listeners keep the process alive; shutdown (signal or stdin end) exits through the server.
     return 0
   },
+}
+
+/** The compile pool options of --compile-workers and --compile-memory-mb, or what is wrong with them. */
+function compilePoolOf(workers: string | undefined, memoryMb: string | undefined): { workers?: number; compileLimits?: { maxMemoryMb: number } } | string {
+  const pool: { workers?: number; compileLimits?: { maxMemoryMb: number } } = {}
+  if (workers !== undefined) {
+    if (!/^[1-9][0-9]?$/.test(workers) || Number(workers) > 64) return `--compile-workers must be an integer from 1 to 64, got '${workers}'`
+    pool.workers = Number(workers)
+  }
+  if (memoryMb !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(memoryMb) || Number(memoryMb) < 96 || !Number.isSafeInteger(Number(memoryMb)))
+      return `--compile-memory-mb must be an integer of at least 96 (an idle compiler worker holds about 60 MB), got '${memoryMb}'`
+    pool.compileLimits = { maxMemoryMb: Number(memoryMb) }
+  }
+  return pool
 }
 
 function usage(problem: string): number {

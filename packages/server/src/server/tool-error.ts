@@ -9,7 +9,8 @@ export function toolError(err: DuetError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-    structuredContent: { error: { code: err.code, message: err.message } },
+    // BUSY also carries its data: a caller (a view, a program) waits `data.retryAfterSeconds` before trying again.
+    structuredContent: { error: { code: err.code, message: err.message, ...(err.code === 'BUSY' && err.data !== undefined && { data: err.data }) } },
   }
 }
 
