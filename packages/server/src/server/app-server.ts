@@ -15,6 +15,7 @@ import { openAuthGate } from './auth-gate.js'
 import { resolveAuth, scopeList, type AuthOptions } from './auth-options.js'
 import { resolveRateLimit, type RateLimitOptions } from './rate-limit.js'
 import { DuetError, invalidOption } from './errors.js'
+import { withoutDialectDeclaration } from './listed-schema.js'
 import { listenHttp, type HttpListenOptions } from './http.js'
 import { listenStdio } from './stdio.js'
 import { closeOnSignals } from './shutdown.js'
@@ -291,9 +292,9 @@ function isSchema(value: unknown): boolean {
 
 function toObjectSchema(where: string, option: string, schema: ToolSchema | undefined): StandardSchemaWithJSON | undefined {
   if (schema === undefined) return undefined
-  if (isSchema(schema)) return schema as StandardSchemaWithJSON
+  if (isSchema(schema)) return withoutDialectDeclaration(schema as StandardSchemaWithJSON)
   if (schema === null || typeof schema !== 'object' || !Object.values(schema).every(isSchema)) {
     invalidOption(where, option, 'must be a zod object schema or a record of zod schemas')
   }
-  return z.object(schema as ZodRawShape)
+  return withoutDialectDeclaration(z.object(schema as ZodRawShape))
 }
