@@ -2,6 +2,7 @@ import {
   McpServer,
   requireScopes,
   type CallToolResult,
+  type InputRequiredResult,
   type McpServerFactory,
   type ServerContext,
   type StandardSchemaWithJSON,
@@ -25,7 +26,7 @@ import type { NoTools, SchemaOutput, StructuredOf, ToolExtra, ToolHandler, ToolS
 export type { ToolExtra, ToolHandler } from './tool-types.js'
 
 // Inside, a handler is called with what the SDK has validated; its public signature is what types it.
-type CheckedHandler = (args: never, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>
+type CheckedHandler = (args: never, extra: ToolExtra) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>
 
 /** Who may call a tool: `'model'` (the agent) and/or `'app'` (this server's own views). */
 export type ToolVisibility = 'model' | 'app'
