@@ -5,6 +5,7 @@ import { startAutoResize } from './auto-resize.js'
 import { unsupported } from './capabilities.js'
 import { DuetError, type ErrorCode } from '../protocol/errors.js'
 import { RpcCode, RpcError, isObject, type JsonObject } from './json-rpc.js'
+import { bridgeOf, callOpenAiExtra, openAiHost } from './openai-host.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
 import { toOutgoing, toolErrorText } from './sinks.js'
 import type { AgentChannelFactory, ChannelLink } from './channel.js'
@@ -115,7 +116,8 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
   checkOptions(options)
   return function mcpAppDriver(sink$: Stream<unknown>, context: DriverContext): McpSource {
     const win = options.window ?? (typeof window === 'undefined' ? undefined : window)
-    const host = options.host === undefined ? defaultHost(win) : options.host
+    // An Apps SDK page (the server's twin of the view) talks through window.openai instead (openai-host.ts).
+    const host = options.host === undefined ? (openAiHost(win) ?? defaultHost(win)) : options.host
     const hub = createSourceHub()
     const cleanups: Array<() => void> = []
     let hostContext: JsonObject = {}
@@ -139,7 +141,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     })
 
     const client = createProtocolClient({
-      window: (win ?? { addEventListener() {}, removeEventListener() {} }) as MessageWindow,
+      window: (bridgeOf(host) ? host : (win ?? { addEventListener() {}, removeEventListener() {} })) as MessageWindow,
       host,
       timeoutMs,
       onNotification(method, params) {
@@ -193,7 +195,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
     let backend: ViewStateBackend | undefined | null = null
     const pickBackend = (): ViewStateBackend | undefined => {
       if (backend !== null) return backend
-      backend = options.viewState === 'server' ? undefined : localBackend(win as { localStorage?: Storage } | undefined)
+      backend = options.viewState === 'server' || bridgeOf(host) ? undefined : localBackend(win as { localStorage?: Storage } | undefined)
       if (!backend && isObject(hostCapabilities?.serverTools)) backend = serverBackend((name, args) => client.request('tools/call', { name, arguments: args }))
       if (!backend)
         console.warn(
@@ -263,6 +265,7 @@ export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpS
           reply(sink, 'ok', await channel.notify(sink.notifyAgent))
           return
         }
+        if (isObject(sink) && 'openai' in sink) return void reply(sink, 'ok', await callOpenAiExtra(host, sink.openai, sink.args))
         const out = toOutgoing(sink)
         method = out.method
         if (host !== null && out.method !== 'ui/notifications/request-teardown') {
