@@ -66,6 +66,7 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
   })
   const result = (): JsonObject => ({ content: [], structuredContent: bridge.toolOutput ?? undefined, _meta: bridge.toolResponseMetadata ?? undefined })
   let seen: JsonObject = {}
+  let calls: Promise<unknown> = Promise.resolve()
   // Tool input, result and context, each told again only when `openai:set_globals` changed it.
   const tell = () => {
     const now = { input: bridge.toolInput, output: [bridge.toolOutput, bridge.toolResponseMetadata], context: context() }
@@ -85,10 +86,20 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
         if (has('openExternal')) caps.openLinks = {}
         return { protocolVersion: p.protocolVersion, hostInfo: { name: 'openai', version: '1' }, hostCapabilities: caps, hostContext: context() }
       }
-      case 'tools/call':
-        return p.name === VIEW_STATE_TOOL
-          ? widgetState(p.arguments as JsonObject)
-          : asToolResult(await bridge.callTool!(p.name as string, p.arguments as JsonObject))
+      case 'tools/call': {
+        if (p.name === VIEW_STATE_TOOL) return widgetState(p.arguments as JsonObject)
+        let args = p.arguments as JsonObject
+        // Some Apps SDK hosts run one widget tool call at a time (MCPJam answers a second one 409), so a
+        // channel's long poll would hold every other call: here it is a short poll, once a second.
+        if (p.name === 'poll_ui_messages') {
+          await new Promise((r) => setTimeout(r, 1000))
+          args = { ...args, wait_ms: 0 }
+        }
+        // One call at a time from this view, for the same reason.
+        const call = calls.then(() => bridge.callTool!(p.name as string, args))
+        calls = call.catch(() => {})
+        return asToolResult(await call)
+      }
       case 'ui/message': {
         const blocks = Array.isArray(p.content) ? p.content : []
         await bridge.sendFollowUpMessage!({ prompt: blocks.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n') })
