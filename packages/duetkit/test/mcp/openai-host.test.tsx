@@ -128,6 +128,33 @@ describe('window.openai as the host', () => {
     expect(emulation.calls.map(([n]) => n)).toEqual(['callTool', 'callTool'])
   })
 
+  it('runs one tool call at a time, and a channel poll as a short poll', async () => {
+    markTwin(document)
+    let running = 0
+    let most = 0
+    const slow = async (args: Record<string, unknown>) => {
+      most = Math.max(most, ++running)
+      await new Promise((r) => setTimeout(r, 20))
+      running--
+      return { content: [], structuredContent: args }
+    }
+    const emulation = emulateOpenAi(window, {}, { tools: { a: slow as never, poll_ui_messages: slow as never } })
+    const { h } = start()
+    const first = sinkValue({ callTool: 'a', args: { n: 1 }, ok: 'OK' })
+    const second = sinkValue({ callTool: 'a', args: { n: 2 }, ok: 'OK' })
+    const poll = sinkValue({ callTool: 'poll_ui_messages', args: { channel_id: 'ch_1', wait_ms: 25_000 }, ok: 'OK' })
+    h.send(first.value)
+    h.send(second.value)
+    h.send(poll.value)
+    await Promise.all([first.replied, second.replied, poll.replied])
+    expect(most).toBe(1)
+    expect(emulation.calls.map(([n, args]) => [n, args[1]])).toEqual([
+      ['callTool', { n: 1 }],
+      ['callTool', { n: 2 }],
+      ['callTool', { channel_id: 'ch_1', wait_ms: 0 }],
+    ])
+  })
+
   it('ChatGPT-only calls run where window.openai has them and are UNSUPPORTED elsewhere', async () => {
     markTwin(document)
     const emulation = emulateOpenAi(window, {}, { extras: true })

@@ -179,7 +179,7 @@ describe('MCPJam Inspector 1.0.24 renders Duet views through the Apps SDK dialec
       'export default function Hello({ state }) { return <div><p className="ch">{state.ch}</p><p className="hello">{state.text}</p></div> }',
       "Hello.initialState = { text: 'component ready', ch: '' }",
       "Hello.intent = ({ MCP }) => ({ RESULT: MCP.select('tool-result'), HEARD: MCP.select('agent-message') })",
-      'Hello.model = { RESULT: (state, r) => ({ ...state, ch: r.structuredContent.channel_id }), HEARD: (state, m) => ({ ...state, text: `agent said ${m.event}` }) }',
+      'Hello.model = { RESULT: (state, r) => ({ ...state, ch: r.structuredContent.channel_id }), HEARD: (state, m) => ({ ...state, text: "agent said " + m.event }) }',
     ].join(';\n')
     const view = await execute('duet', 'display_component', { source })
     await expect.poll(() => view.locator('.hello').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toBe('component ready')
