@@ -20,7 +20,6 @@ export interface OpenAiBridge {
   locale?: string
   displayMode?: 'inline' | 'pip' | 'fullscreen'
   maxHeight?: number
-  safeArea?: { insets?: { top: number; bottom: number; left: number; right: number } }
   callTool?(name: string, args: JsonObject): Promise<unknown>
   sendFollowUpMessage?(args: { prompt: string }): Promise<void>
   openExternal?(args: { href: string }): void
@@ -28,14 +27,13 @@ export interface OpenAiBridge {
   setWidgetState?(state: JsonObject): Promise<void> | void
   notifyIntrinsicHeight?(height: number): void
   uploadFile?(file: unknown): Promise<unknown>
-  getFileDownloadUrl?(args: { fileId: string }): Promise<unknown>
   requestModal?(args: JsonObject): Promise<unknown>
   requestCheckout?(session: JsonObject): Promise<unknown>
 }
 
 /** ChatGPT-only calls a view may make through the `{ openai: name, args }` sink, where `window.openai` has them. */
-export type OpenAiExtra = 'uploadFile' | 'getFileDownloadUrl' | 'requestModal' | 'requestCheckout'
-const EXTRAS: OpenAiExtra[] = ['uploadFile', 'getFileDownloadUrl', 'requestModal', 'requestCheckout']
+export type OpenAiExtra = 'uploadFile' | 'requestModal' | 'requestCheckout'
+const EXTRAS: OpenAiExtra[] = ['uploadFile', 'requestModal', 'requestCheckout']
 
 // The adapters made here; a WeakSet, because reading a property of a cross-origin parent throws.
 const adapters = new WeakMap<object, OpenAiBridge>()
@@ -62,7 +60,6 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
     displayMode: bridge.displayMode,
     ...(has('requestDisplayMode') && { availableDisplayModes: ['inline', 'fullscreen', 'pip'] }),
     ...(typeof bridge.maxHeight === 'number' && { containerDimensions: { maxHeight: bridge.maxHeight } }),
-    ...(bridge.safeArea?.insets && { safeAreaInsets: bridge.safeArea.insets }),
   })
   const result = (): JsonObject => ({ content: [], structuredContent: bridge.toolOutput ?? undefined, _meta: bridge.toolResponseMetadata ?? undefined })
   let seen: JsonObject = {}
@@ -84,7 +81,7 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
         if (has('callTool')) caps.serverTools = {}
         if (has('sendFollowUpMessage')) caps.message = {}
         if (has('openExternal')) caps.openLinks = {}
-        return { protocolVersion: p.protocolVersion, hostInfo: { name: 'openai', version: '1' }, hostCapabilities: caps, hostContext: context() }
+        return { protocolVersion: p.protocolVersion, hostInfo: { name: 'openai' }, hostCapabilities: caps, hostContext: context() }
       }
       case 'tools/call': {
         if (p.name === VIEW_STATE_TOOL) return widgetState(p.arguments as JsonObject)
@@ -111,7 +108,8 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
       case 'ui/request-display-mode':
         return { mode: (await bridge.requestDisplayMode?.({ mode: p.mode as string }))?.mode ?? p.mode }
     }
-    throw Object.assign(new Error(`Method not found: ${method}`), { code: RpcCode.MethodNotFound })
+    // The driver names the method in what it reports.
+    throw Object.assign(new Error('Method not found'), { code: RpcCode.MethodNotFound })
   }
 
   // `App.persist` state, kept in the host's widget state under the view instance's id.
@@ -150,8 +148,7 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
 // `callTool` answers with the tool's result (MCPJam, current ChatGPT) or, in OpenAI's older typings, `{ result: string }`.
 function asToolResult(answer: unknown): JsonObject {
   if (isObject(answer) && ('content' in answer || 'structuredContent' in answer || 'isError' in answer)) return { content: [], ...answer }
-  const text = isObject(answer) && typeof answer.result === 'string' ? answer.result : JSON.stringify(answer ?? null)
-  return { content: [{ type: 'text', text }] }
+  return { content: [{ type: 'text', text: String((answer as { result?: unknown })?.result ?? '') }] }
 }
 
 /** Runs a ChatGPT-only call (`{ openai: 'uploadFile', args: file }`); `UNSUPPORTED` where `window.openai` lacks it. */
