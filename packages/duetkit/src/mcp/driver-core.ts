@@ -4,6 +4,7 @@ import { startAutoResize } from './auto-resize.js'
 import { DuetError, type ErrorCode } from '../protocol/errors.js'
 import type { McpFeature, McpFeatureParts } from './feature.js'
 import { RpcError, isObject, type JsonObject } from './json-rpc.js'
+import { bridgeOf, callOpenAiExtra, openAiHost } from './openai-host.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
 import { toOutgoing, toolErrorText, type SinkTranslator } from './sinks.js'
 import { createSourceHub, type McpSource, type McpSourceTypes } from './sources.js'
@@ -82,7 +83,8 @@ const errorReply = (err: unknown, request: unknown): McpErrorReply => ({
 export function createMcpDriver(options: McpCoreOptions, features: readonly McpFeature[]): Driver<McpSource> {
   return function mcpAppDriver(sink$: Stream<unknown>, context: DriverContext): McpSource {
     const win = options.window ?? (typeof window === 'undefined' ? undefined : window)
-    const host = options.host === undefined ? defaultHost(win) : options.host
+    // An Apps SDK page (the server's twin of the view) talks through window.openai instead (openai-host.ts).
+    const host = options.host === undefined ? (openAiHost(win) ?? defaultHost(win)) : options.host
     const hub = createSourceHub()
     const cleanups: Array<() => void> = []
     let hostContext: JsonObject = {}
@@ -103,7 +105,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
     }
 
     const client = createProtocolClient({
-      window: (win ?? { addEventListener() {}, removeEventListener() {} }) as MessageWindow,
+      window: (bridgeOf(host) ? host : (win ?? { addEventListener() {}, removeEventListener() {} })) as MessageWindow,
       host,
       timeoutMs,
       onNotification(method, params) {
@@ -156,6 +158,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
           app: context.app,
           win,
           hasHost: host !== null,
+          bridged: bridgeOf(host) !== undefined,
           timeoutMs,
           callTool: (name, args) => client.request('tools/call', { name, arguments: args }),
           notify: (method, params) => client.notify(method, params),
@@ -198,6 +201,8 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
     async function handle(sink: unknown) {
       let method: string | undefined
       try {
+        // ChatGPT-only extras (window.openai's uploadFile, requestModal, requestCheckout): UNSUPPORTED elsewhere.
+        if (isObject(sink) && 'openai' in sink) return void reply(sink, 'ok', await callOpenAiExtra(host, sink.openai, sink.args))
         const own = isObject(sink) ? Object.keys(handlers).find((k) => k in sink) : undefined
         if (own !== undefined) {
           const s = sink as JsonObject

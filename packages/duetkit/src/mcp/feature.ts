@@ -13,6 +13,8 @@ export interface McpFeatureContext {
   win: (Window & typeof globalThis) | undefined
   /** False when the view is not framed by a host. */
   hasHost: boolean
+  /** True when the host is `window.openai` (an Apps SDK host), reached through the adapter of openai-host.ts. */
+  bridged: boolean
   /** How long a request may wait for the host (the driver's `timeoutMs`). */
   timeoutMs: number
   /** Calls a server tool through the host (waits for the handshake); an `isError` result resolves. */

@@ -15,6 +15,7 @@ import type {
   ReadResourceResult,
 } from './host-types.js'
 import type { OutputOf } from './sources.js'
+import type { OpenAiExtra } from './openai-host.js'
 
 // A sink value and what its replies carry: `'~ok'`/`'~error'` are type-only keys the runtime reads
 // to let `ok`/`error` name only actions that accept the reply.
@@ -48,6 +49,7 @@ export type McpSinkValue<T = ToolSignatures> = (
   | Replies<{ log: unknown; level?: LogLevel; logger?: string }, JsonObject>
   | Replies<{ requestTeardown: true }, JsonObject>
   | Replies<{ notifyAgent: AgentNotification }, JsonObject>
+  | Replies<{ openai: OpenAiExtra; args?: unknown }, unknown>
 ) & { ok?: string; error?: string }
 
 // The MCP levels, shared with the server log.

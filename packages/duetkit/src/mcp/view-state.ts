@@ -163,7 +163,8 @@ export function withViewState(mode: 'auto' | 'server' = 'auto'): McpFeature {
     let backend: ViewStateBackend | undefined | null = null
     const pickBackend = (): ViewStateBackend | undefined => {
       if (backend !== null) return backend
-      backend = mode === 'server' ? undefined : localBackend(ctx.win as { localStorage?: Storage } | undefined)
+      // Under window.openai the state goes to the host's widget state, through the adapter's view-state tool.
+      backend = mode === 'server' || ctx.bridged ? undefined : localBackend(ctx.win as { localStorage?: Storage } | undefined)
       if (!backend && isObject(ctx.hostCapabilities()?.serverTools)) backend = serverBackend(ctx.callTool)
       if (!backend)
         console.warn(

@@ -90,13 +90,13 @@ async function bundle(name: string, driver: string): Promise<string> {
 describe('a lean driver carries only the features it names', () => {
   // A string only each feature's code contains.
   const marks = {
-    viewState: 'duet_view_state',
+    viewState: 'the view state is not kept',
     capabilityChecks: 'the host does not offer it',
-    displayModes: 'ui/request-display-mode',
+    displayModes: 'displayMode must be',
     downloads: 'ui/download-file',
     serverRequests: 'sampling/createMessage',
     agentTools: 'notifications/tools/list_changed',
-    agentChannel: 'poll_ui_messages',
+    agentChannel: 'its channel is closed',
   }
 
   it('the core alone has none of them; makeMcpAppDriver has all', async () => {

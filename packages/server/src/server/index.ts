@@ -35,4 +35,7 @@ export type { SubjectContext } from './subject.js'
 export { DuetError, ErrorCodes, isDuetError } from 'duetkit/protocol'
 export type { ErrorCode, ErrorData } from 'duetkit/protocol'
 export { guarded, toolError } from './tool-error.js'
+// Asking the client back (elicitation, sampling) the way both protocol eras understand.
+export { acceptedContent, inputRequired, inputResponse } from '@modelcontextprotocol/server'
+export type { InputRequiredResult, InputResponseView } from '@modelcontextprotocol/server'
 export { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { CallToolResult } from '@modelcontextprotocol/server'
+import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server'
 import * as z from 'zod'
 import { DuetError, invalidOption } from './errors.js'
 import { BoundedMap } from './bounded-map.js'
@@ -49,8 +49,9 @@ const VIEW_UUID = /^[A-Za-z0-9_-]{8,128}$/
 export const newViewUUID = (): string => randomUUID()
 
 /** Adds a fresh `_meta.viewUUID` to an app tool's result, keeping any `_meta` the handler set. */
-export function withViewUUID(result: CallToolResult): CallToolResult {
-  if (!result || typeof result !== 'object' || result.isError === true) return result
+export function withViewUUID(result: CallToolResult | InputRequiredResult): CallToolResult | InputRequiredResult {
+  // A request for input is not the result a view shows: the final answer gets the id.
+  if (!result || typeof result !== 'object' || isInputRequiredResult(result) || result.isError === true) return result
   const meta = result._meta
   if (meta && typeof meta[VIEW_UUID_META_KEY] === 'string') return result
   return { ...result, _meta: { ...meta, [VIEW_UUID_META_KEY]: newViewUUID() } }
