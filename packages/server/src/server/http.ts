@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { isIP, type AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
@@ -8,7 +7,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
 import { rateLimitedResponse, TokenBuckets, toolCallsOf, type ResolvedRateLimit } from './rate-limit.js'
-import { subjectOfAuth } from './subject.js'
+import { requestCaller, subjectOfAuth } from './subject.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
@@ -70,7 +69,7 @@ export interface HttpGuards {
 }
 
 /** The caller a request is counted against, for the rate limit inside the SDK handler. */
-const caller = new AsyncLocalStorage<string>()
+const caller = requestCaller
 
 /** Serves the factory's servers over Streamable HTTP: 2026-07-28 per request, 2025-era stateless or with sessions. */
 export async function listenHttp(factory: McpServerFactory, options: HttpListenOptions = {}, guards: HttpGuards = {}): Promise<HttpListening> {

@@ -1,5 +1,6 @@
 // Whose request a handler serves: the one place that reads the caller's identity, so every room
 // (channels, saved apps, logs) scopes its data the same way.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server'
 
 /** The environment variable that names a stdio server's subject (a stdio server runs as whoever started it). */
@@ -25,4 +26,20 @@ export function subjectOf(ctx: SubjectContext | undefined): string | undefined {
 export function subjectOfAuth(authInfo: AuthInfo | undefined): string | undefined {
   const sub = authInfo?.extra?.sub
   return typeof sub === 'string' && sub !== '' ? sub : undefined
+}
+
+/**
+ * Who an HTTP request is from, set by the listener around the whole request: `sub:<subject>` with auth, else
+ * `address:<client address>`. The SDK's handler context carries no client address, so handlers read it here.
+ */
+export const requestCaller = new AsyncLocalStorage<string>()
+
+/**
+ * The client address of the HTTP request a handler serves, or `undefined` over stdio (or outside a request).
+ * Without auth it stands in for the subject where quotas and evictions are kept per user; it never decides
+ * whose data a call reaches (an address is no identity).
+ */
+export function clientAddressOf(ctx: SubjectContext | undefined): string | undefined {
+  const caller = requestCaller.getStore()
+  return ctx?.http && caller?.startsWith('address:') ? caller.slice('address:'.length) : undefined
 }
