@@ -3,7 +3,7 @@ import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import * as z from 'zod'
 import type { AppServer, ToolExtra } from '../server/app-server.js'
 import { subjectOf } from '../server/subject.js'
-import { channelKey, scopeChannelStore } from '../channel/subject-scope.js'
+import { addressOwner, channelKey, scopeChannelStore } from '../channel/subject-scope.js'
 import { invalidOption } from '../server/errors.js'
 import type { ChannelStore } from '../channel/store.js'
 import { CHANNEL_META_KEY, DuetError } from 'duetkit/protocol'
@@ -116,10 +116,12 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
    * render the store refuses closes its channel again.
    */
   async function render(input: RenderInput, subject: string | undefined): Promise<string> {
-    const own = scopeChannelStore(channels, subject)
+    // Both are charged to the subject, or without auth to the caller's address: its renders evict only its own.
+    const owner = addressOwner()
+    const own = scopeChannelStore(channels, subject, owner)
     const channelId = await own.open()
     try {
-      await store.forSubject(subject).recordRender(channelId, input)
+      await store.forSubject(subject, owner).recordRender(channelId, input)
     } catch (err) {
       await own.close(channelId).catch(() => {})
       throw err

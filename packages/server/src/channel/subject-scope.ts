@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { DuetError, isDuetError } from 'duetkit/protocol'
-import { clientAddressOf, subjectOf, type SubjectContext } from '../server/subject.js'
+import { anonymousClientAddress } from '../server/subject.js'
 import {
   checkPublicChannelId,
   ownerOf,
@@ -31,12 +31,11 @@ export function addressScope(address: string): string {
 }
 
 /**
- * The owner a call in the shared space is charged to: its client address's space over HTTP without auth, else
- * none (with a subject, the subject's scope is the owner; over stdio there is one user).
+ * The owner the request being served is charged to in the shared space: its client address's space over HTTP
+ * without auth, else none (with a subject, the subject's scope is the owner; over stdio there is one user).
  */
-export function addressOwnerOf(ctx: SubjectContext | undefined): string | undefined {
-  if (subjectOf(ctx) !== undefined) return undefined
-  const address = clientAddressOf(ctx)
+export function addressOwner(): string | undefined {
+  const address = anonymousClientAddress()
   return address === undefined ? undefined : addressScope(address)
 }
 

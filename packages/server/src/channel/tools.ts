@@ -6,7 +6,7 @@ import { guarded } from '../server/tool-error.js'
 import type { ChannelStore, Direction, ReadOptions } from './store.js'
 import { untouchedText } from './untouched-hint.js'
 import { subjectOf } from '../server/subject.js'
-import { addressOwnerOf, scopeChannelStore } from './subject-scope.js'
+import { addressOwner, scopeChannelStore } from './subject-scope.js'
 
 /** Anything tools can be registered on: an `AppServer`, or a wrapper with the same `tool` method. */
 export type ChannelToolHost = Pick<AppServer, 'tool'>
@@ -53,8 +53,8 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
   if (!app || typeof app.tool !== 'function') invalidOption('registerChannelTools', 'app', 'must be an AppServer (from createAppServer)')
   if (!store || typeof store.send !== 'function') invalidOption('registerChannelTools', 'store', 'must be a ChannelStore (from openChannelStore)')
   // Each call sees the store as its caller's subject does (the shared space without auth): see subject-scope.ts.
-  // Quotas are charged to the subject, or without auth to the client address (see addressOwnerOf).
-  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra), addressOwnerOf(extra))
+  // Quotas are charged to the subject, or without auth to the client address (see addressOwner).
+  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra), addressOwner())
 
   app.tool(
     'open_channel',

@@ -35,11 +35,11 @@ export function subjectOfAuth(authInfo: AuthInfo | undefined): string | undefine
 export const requestCaller = new AsyncLocalStorage<string>()
 
 /**
- * The client address of the HTTP request a handler serves, or `undefined` over stdio (or outside a request).
- * Without auth it stands in for the subject where quotas and evictions are kept per user; it never decides
- * whose data a call reaches (an address is no identity).
+ * The client address of the HTTP request being served when it carries no subject (no auth), else `undefined`
+ * (a subject, stdio, or outside a request). It stands in for the subject where quotas and evictions are kept
+ * per user; it never decides whose data a call reaches (an address is no identity).
  */
-export function clientAddressOf(ctx: SubjectContext | undefined): string | undefined {
+export function anonymousClientAddress(): string | undefined {
   const caller = requestCaller.getStore()
-  return ctx?.http && caller?.startsWith('address:') ? caller.slice('address:'.length) : undefined
+  return caller?.startsWith('address:') ? caller.slice('address:'.length) : undefined
 }
