@@ -47,11 +47,34 @@ Options:
                    (default $DUET_REDIS_URL): several --http replicas on one Redis act as one server
   --max-store-bytes N  channel quota: bytes of unread messages the whole store may hold (default 1 GiB)
   --max-channels N     channel quota: open channels the store may hold (default 100000)
+  --max-store-bytes-per-subject N  the same for one user (token subject, else client address) (default 64 MiB)
+  --max-channels-per-subject N     (default 1000)
+  --max-renders N, --max-renders-per-subject N  render records kept in all (default 1000) and per user
+                   (default 100); a user past its share loses its own oldest, never another's
+  --max-saved-apps N, --max-saved-apps-per-subject N  saved apps in all (default 50000) and per user (500)
+  --max-data-apps N, --max-data-apps-per-subject N  app-data namespaces in all (100000) and per user (100)
+  --max-data-keys N, --max-data-keys-per-subject N  app-data keys in all (1000000) and per user (10000)
 
 Over stdio the server acts for whoever started it: set DUET_SUBJECT to give that user a subject of
 their own (the same data as their HTTP tokens' subject).
 Where it listens is printed to stderr; stdout carries only the protocol in --stdio mode.
 SIGINT/SIGTERM close gracefully and exit 0.`
+
+// The per-subject quotas beside the store-wide ones, and the agent-apps store's counts: flag, option name.
+const CHANNEL_QUOTA_FLAGS = [
+  ['max-store-bytes-per-subject', 'maxStoreBytesPerSubject'],
+  ['max-channels-per-subject', 'maxChannelsPerSubject'],
+] as const
+const APP_QUOTA_FLAGS = [
+  ['max-renders', 'maxRenders'],
+  ['max-renders-per-subject', 'maxRendersPerSubject'],
+  ['max-saved-apps', 'maxSavedApps'],
+  ['max-saved-apps-per-subject', 'maxSavedAppsPerSubject'],
+  ['max-data-apps', 'maxDataApps'],
+  ['max-data-apps-per-subject', 'maxDataAppsPerSubject'],
+  ['max-data-keys', 'maxDataKeys'],
+  ['max-data-keys-per-subject', 'maxDataKeysPerSubject'],
+] as const
 
 const parseServeArgs = (args: string[]) =>
   parseArgs({
@@ -73,6 +96,7 @@ const parseServeArgs = (args: string[]) =>
       'redis-url': { type: 'string' },
       'max-store-bytes': { type: 'string' },
       'max-channels': { type: 'string' },
+      ...Object.fromEntries([...CHANNEL_QUOTA_FLAGS, ...APP_QUOTA_FLAGS].map(([flag]) => [flag, { type: 'string' as const }])),
     },
     strict: true,
     allowPositionals: false,
@@ -123,15 +147,18 @@ export const serve: Command = {
 
     const redis = resolveRedisUrl(values['redis-url'], values['data-dir'])
     if (redis.problem) return usage(redis.problem)
-    const channelLimits: { maxStoreBytes?: number; maxChannels?: number } = {}
-    for (const [flag, limit] of [
-      ['max-store-bytes', 'maxStoreBytes'],
-      ['max-channels', 'maxChannels'],
+    const channelLimits: Record<string, number> = {}
+    const appLimits: Record<string, number> = {}
+    for (const [flag, limit, into] of [
+      ['max-store-bytes', 'maxStoreBytes', channelLimits],
+      ['max-channels', 'maxChannels', channelLimits],
+      ...CHANNEL_QUOTA_FLAGS.map(([f, l]) => [f, l, channelLimits] as const),
+      ...APP_QUOTA_FLAGS.map(([f, l]) => [f, l, appLimits] as const),
     ] as const) {
-      const text = values[flag]
+      const text = (values as Record<string, string | undefined>)[flag]
       if (text === undefined) continue
       if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) return usage(`--${flag} must be a positive integer, got '${text}'`)
-      channelLimits[limit] = Number(text)
+      into[limit] = Number(text)
     }
 
     // Loaded here so `duet --help` does not pay for the SDK and the store.
@@ -142,6 +169,7 @@ export const serve: Command = {
       ...(auth && { auth }),
       ...(rateLimit && { rateLimit }),
       channelLimits,
+      appLimits,
     })
     try {
       if (http) {
