@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS renders (
   source TEXT,
   props TEXT,
   rendered_at INTEGER NOT NULL,
-  owner TEXT NOT NULL DEFAULT ''
+  owner TEXT NOT NULL DEFAULT '',
+  app TEXT
 );
 CREATE INDEX IF NOT EXISTS renders_by_time ON renders (rendered_at);
 CREATE TABLE IF NOT EXISTS saved_apps (
@@ -72,9 +73,11 @@ DROP TABLE app_data;
 ALTER TABLE app_data_v3 RENAME TO app_data;
 ALTER TABLE server_log ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 `
-// Schema 4 gives renders an owner, so each subject's renders are capped and evicted on their own: a subject's
-// channel key carries its scope; older unscoped renders belong to no one in particular ('').
+// Schema 4 gives renders an owner, so each subject's renders are capped and evicted on their own (a subject's
+// channel key carries its scope; older unscoped renders belong to no one in particular: ''), and the app whose
+// data and saved app the render's view may touch (older renders: none).
 const RENDER_OWNERS = `
+ALTER TABLE renders ADD COLUMN app TEXT;
 ALTER TABLE renders ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 UPDATE renders SET owner = substr(channel_id, 1, 23) WHERE channel_id GLOB 's[A-Za-z0-9_-]*' AND substr(channel_id, 24, 1) = '.';
 `

@@ -8,7 +8,7 @@ import { checkSubject, subjectScope } from '../channel/subject-scope.js'
 import type { AppLimits } from './limits.js'
 import { checkAppName, checkDataKey } from './names.js'
 import { pageOf, type DataPage, type PageRequest } from './paging.js'
-import { renderToRow, rowToRender, type RenderInput, type RenderRecord, type RenderRow } from './render-store.js'
+import { renderToRow, rowToRender, type RecordRow, type RenderInput, type RenderRecord, type RenderRow } from './render-store.js'
 import {
   checkDescription,
   nameTakenError,
@@ -113,7 +113,7 @@ end
 local render = redis.call('HGETALL', KEYS[1])
 redis.call('DEL', KEYS[2])
 for i = 1, #render, 2 do
-  if render[i] ~= 'at' and render[i] ~= 'owner' then redis.call('HSET', KEYS[2], render[i], render[i + 1]) end
+  if render[i] ~= 'at' and render[i] ~= 'owner' and render[i] ~= 'app' then redis.call('HSET', KEYS[2], render[i], render[i + 1]) end
 end
 redis.call('HSET', KEYS[2], 'saved_at', ARGV[4])
 if ARGV[5] == '1' then redis.call('HSET', KEYS[2], 'description', ARGV[6]) end
@@ -238,9 +238,9 @@ export async function openRedisAppStore(url: string, limits: AppLimits): Promise
   }
   const script = (source: string, keys: string[], args: string[]) => redis(() => client.eval(source, { keys, arguments: args }))
 
-  function renderFields(row: RenderRow): string[] {
+  function renderFields(row: RecordRow): string[] {
     const fields = ['kind', row.kind]
-    for (const name of ['title', 'html', 'source', 'props'] as const) if (row[name] !== null) fields.push(name, row[name])
+    for (const name of ['title', 'html', 'source', 'props', 'app'] as const) if (row[name] !== null) fields.push(name, row[name])
     return fields
   }
   const rowOf = (hash: Record<string, string>): RenderRow => ({
@@ -298,7 +298,7 @@ export async function openRedisAppStore(url: string, limits: AppLimits): Promise
         checkChannelId(channelId)
         const hash = await redis(() => client.hGetAll(renderKey(channelId)))
         if (hash.kind === undefined) return undefined
-        return { ...rowToRender(rowOf(hash)), channelId, renderedAt: Number(hash.at) }
+        return { ...rowToRender({ ...rowOf(hash), app: hash.app ?? null }), channelId, renderedAt: Number(hash.at) }
       },
 
       async saveApp(name: string, channelId: string, options: SaveAppOptions = {}): Promise<SavedApp> {

@@ -145,6 +145,38 @@ export function describeQuotasOverHttp(backend: QuotaBackend): void {
       expect((await alice('list_saved_apps')).structuredContent!.apps.map((a: { name: string }) => a.name).sort()).toEqual(['one', 'two'])
     })
 
+    it("a view's data calls reach only its own render's app; listing, loading and deleting saved apps are the agent's", async () => {
+      const alice = await as('alice-confined')
+      const bob = await as('bob-confined')
+      const reader = (await alice('display_ui_to_user', { html: '<p>reader</p>', app: 'reader' })).structuredContent!.channel_id as string
+      const notes = (await alice('display_ui_to_user', { html: '<p>notes</p>', app: 'notes' })).structuredContent!.channel_id as string
+      const loose = (await alice('display_ui_to_user', { html: '<p>no app</p>' })).structuredContent!.channel_id as string
+      // The agent (no channel) owns every app of its space.
+      expect(codeOf(await alice('put_app_data', { app: 'reader', key: 'pages', value: ['one'] }))).toBe('ok')
+      expect(codeOf(await alice('put_app_data', { app: 'notes', key: 'secret-diary', value: 'private' }))).toBe('ok')
+      // The reader's view reads its own data; the notes view cannot read, probe or overwrite it.
+      expect((await alice('get_app_data', { app: 'reader', key: 'pages', channel_id: reader })).structuredContent!.value).toEqual(['one'])
+      const probed = await alice('get_app_data', { app: 'notes', key: 'nothing-here', channel_id: reader })
+      const missing = await alice('get_app_data', { app: 'reader', key: 'nothing-here', channel_id: reader })
+      expect(codeOf(probed)).toBe('NOT_FOUND')
+      expect(probed.content[0]!.text!.replace('notes/', 'reader/')).toBe(missing.content[0]!.text)
+      expect(JSON.stringify(probed)).not.toContain('secret-diary')
+      expect(codeOf(await alice('get_app_data', { app: 'notes', key: 'secret-diary', channel_id: reader }))).toBe('NOT_FOUND')
+      expect(codeOf(await alice('put_app_data', { app: 'notes', key: 'secret-diary', value: 'forged', channel_id: reader }))).toBe('FORBIDDEN')
+      expect((await alice('get_app_data', { app: 'notes', key: 'secret-diary', channel_id: notes })).structuredContent!.value).toBe('private')
+      const unbound = await alice('get_app_data', { app: 'reader', key: 'pages', channel_id: loose })
+      expect(codeOf(unbound)).toBe('NOT_FOUND')
+      expect(unbound.content[0]!.text).toMatch(/belongs to no app/)
+      // Another user naming her render reaches nothing.
+      expect(codeOf(await bob('get_app_data', { app: 'reader', key: 'pages', channel_id: reader }))).toBe('NOT_FOUND')
+      // The agent-only tools say so to hosts (which refuse a view's call of them).
+      const client = clients.at(-1)!
+      const { tools } = await client.listTools()
+      for (const name of ['list_saved_apps', 'load_app', 'delete_saved_app']) {
+        expect((tools.find((t) => t.name === name)?._meta as { ui?: { visibility?: string[] } })?.ui?.visibility, name).toEqual(['model'])
+      }
+    })
+
     it('an event name with a lone surrogate is BAD_MESSAGE over the wire; a whole emoji comes back exactly', async () => {
       const alice = await as('alice-events')
       const id = (await alice('open_channel')).structuredContent!.channel_id as string
