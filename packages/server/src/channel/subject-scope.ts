@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { DuetError, isDuetError } from 'duetkit/protocol'
-import { anonymousClientAddress } from '../server/subject.js'
+import { callerScope } from '../server/subject.js'
 import {
   checkPublicChannelId,
   ownerOf,
@@ -35,8 +35,8 @@ export function addressScope(address: string): string {
  * without auth, else none (with a subject, the subject's scope is the owner; over stdio there is one user).
  */
 export function addressOwner(): string | undefined {
-  const address = anonymousClientAddress()
-  return address === undefined ? undefined : addressScope(address)
+  const caller = callerScope.getStore()
+  return caller?.startsWith('address:') ? addressScope(caller.slice('address:'.length)) : undefined
 }
 
 /** Checks a subject as callers hand it over: a non-empty string, or undefined for the shared space. */

@@ -7,7 +7,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
 import { rateLimitedResponse, TokenBuckets, toolCallsOf, type ResolvedRateLimit } from './rate-limit.js'
-import { requestCaller, subjectOfAuth } from './subject.js'
+import { callerScope, subjectOfAuth } from './subject.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
@@ -68,8 +68,8 @@ export interface HttpGuards {
   rateLimit?: ResolvedRateLimit
 }
 
-/** The caller a request is counted against, for the rate limit inside the SDK handler. */
-const caller = requestCaller
+/** The caller a request is counted against (the rate limit, sessions, per-user limits in handlers). */
+const caller = callerScope
 
 /** Serves the factory's servers over Streamable HTTP: 2026-07-28 per request, 2025-era stateless or with sessions. */
 export async function listenHttp(factory: McpServerFactory, options: HttpListenOptions = {}, guards: HttpGuards = {}): Promise<HttpListening> {

@@ -29,17 +29,17 @@ export function subjectOfAuth(authInfo: AuthInfo | undefined): string | undefine
 }
 
 /**
- * Who an HTTP request is from, set by the listener around the whole request: `sub:<subject>` with auth, else
- * `address:<client address>`. The SDK's handler context carries no client address, so handlers read it here.
+ * The HTTP request being served, by caller: `sub:<subject>` with auth, else `address:<client address>`.
+ * The HTTP listener runs each request inside it, so per-user limits can group callers without auth too.
  */
-export const requestCaller = new AsyncLocalStorage<string>()
+export const callerScope = new AsyncLocalStorage<string>()
 
 /**
- * The client address of the HTTP request being served when it carries no subject (no auth), else `undefined`
- * (a subject, stdio, or outside a request). It stands in for the subject where quotas and evictions are kept
- * per user; it never decides whose data a call reaches (an address is no identity).
+ * Whose share a request counts against, for per-user limits and evictions: the subject when there is one,
+ * else the client address over HTTP (without auth), else `local` (stdio: whoever started the server).
  */
-export function anonymousClientAddress(): string | undefined {
-  const caller = requestCaller.getStore()
-  return caller?.startsWith('address:') ? caller.slice('address:'.length) : undefined
+export function callerOf(ctx: SubjectContext | undefined): string {
+  const sub = subjectOf(ctx)
+  if (sub !== undefined) return `sub:${sub}`
+  return callerScope.getStore() ?? 'local'
 }
