@@ -1,18 +1,19 @@
 // One `duet serve --http --auth-issuer …` with small per-subject quotas, on SQLite or on Redis, and two users
 // with tokens from a real OpenID provider (oidc-provider on loopback): one fills every quota of hers, the other
 // keeps working, and whatever the first one's flood refused or evicted is hers alone.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
 import { bundle } from '../server/build-fixture.js'
+import { startServerProcess } from '../server/server-process.js'
 
 const RESOURCE = 'http://127.0.0.1/duet-quotas/mcp'
 const QUOTAS = {
   '--max-channels-per-subject': 12,
   '--max-store-bytes-per-subject': 6000,
-  '--max-renders': 8,
+  '--max-renders': 30,
   '--max-renders-per-subject': 3,
   '--max-saved-apps-per-subject': 2,
   '--max-data-apps-per-subject': 2,
@@ -48,21 +49,13 @@ export function describeQuotasOverHttp(backend: QuotaBackend): void {
 
   beforeAll(async () => {
     bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), `duet-bin-quotas-${backend.name}`)
-    const [storeArgs, started] = await Promise.all([backend.start(), startIssuer()])
-    issuer = started
+    const [storeArgs, running] = await Promise.all([backend.start(), startIssuer()])
+    issuer = running
     const flags = Object.entries(QUOTAS).flatMap(([flag, value]) => [flag, String(value)])
     const args = ['serve', '--http', '--port', '0', ...storeArgs, '--auth-issuer', issuer.url, '--auth-resource', RESOURCE, ...flags]
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-    server = child
-    url = await new Promise<string>((resolve, reject) => {
-      let stderr = ''
-      child.stderr!.on('data', (chunk) => {
-        stderr += chunk
-        const match = stderr.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/)
-        if (match) resolve(match[1]!)
-      })
-      child.once('exit', (code) => reject(new Error(`duet serve exited ${code}: ${stderr}`)))
-    })
+    const started = await startServerProcess([bin, ...args])
+    server = started.child
+    url = started.url
   }, 60_000)
 
   afterAll(async () => {
