@@ -101,7 +101,8 @@ local function forget(cid)
   if o and o ~= '' then
     if size ~= 0 then
       ownerBytes(o)
-      redis.call('DECRBY', OWNER .. o .. ':bytes', size)
+      -- An owner holding nothing leaves no key behind.
+      if redis.call('DECRBY', OWNER .. o .. ':bytes', size) == 0 then redis.call('DEL', OWNER .. o .. ':bytes') end
     end
     redis.call('ZREM', OWNER .. o .. ':open', cid)
   end
@@ -113,7 +114,7 @@ local function account(delta)
   if delta ~= 0 then
     redis.call('HINCRBY', KEYS[5], id, delta)
     redis.call('INCRBY', KEYS[6], delta)
-    if owner ~= '' then redis.call('INCRBY', OWNER .. owner .. ':bytes', delta) end
+    if owner ~= '' and redis.call('INCRBY', OWNER .. owner .. ':bytes', delta) == 0 then redis.call('DEL', OWNER .. owner .. ':bytes') end
   end
 end
 local function expireIdle()

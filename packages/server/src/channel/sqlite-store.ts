@@ -172,6 +172,7 @@ class SqliteChannelStore implements ChannelStore {
       create: db.prepare(`INSERT INTO channels (id, touched_at, app_seen, owner) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
       ensureOwner: db.prepare(`INSERT INTO owners (owner) VALUES (?) ON CONFLICT (owner) DO NOTHING`),
       usage: db.prepare(`SELECT bytes, channels, set_aside FROM owners WHERE owner = ?`),
+      forgetOwners: db.prepare(`DELETE FROM owners WHERE bytes = 0 AND channels = 0`),
       countSetAside: db.prepare(`UPDATE owners SET set_aside = set_aside + ? WHERE owner = (SELECT owner FROM channels WHERE id = ?)`),
       markApp: db.prepare(`UPDATE channels SET app_seen = 1 WHERE id = ? AND app_seen = 0`),
       appSeen: db.prepare(`SELECT app_seen FROM channels WHERE id = ?`),
@@ -252,6 +253,8 @@ class SqliteChannelStore implements ChannelStore {
       // Tombstones keep a closed id refusing calls for a while, then go too.
       s.forget.run(now - limits.idleTtlMs * TOMBSTONE_TTL_FACTOR)
       s.forgetCloses.run(now - 60_000)
+      // Owners holding nothing (an address seen once, long ago) leave no row behind.
+      s.forgetOwners.run()
       return expired
     })
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
