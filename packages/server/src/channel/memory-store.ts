@@ -273,11 +273,12 @@ class MemoryChannelStore implements ChannelStore {
   }
 
   async stats(owner?: string): Promise<ChannelStats> {
-    if (owner === undefined) {
+    // No owner, or '' (no one in particular): the store's own counters.
+    if (owner === undefined || ownerOf('', owner) === '') {
       const limits = { bytes: this.limits.maxStoreBytes, channels: this.limits.maxChannels }
       return { backend: this.backend, setAside: this.setAside, bytes: this.bytes, channels: this.openChannels, limits }
     }
-    const mine = this.usage.get(ownerOf('', owner)) ?? { bytes: 0, channels: 0, setAside: 0 }
+    const mine = this.usage.get(owner) ?? { bytes: 0, channels: 0, setAside: 0 }
     const limits = { bytes: this.limits.maxStoreBytesPerSubject, channels: this.limits.maxChannelsPerSubject }
     return { backend: this.backend, setAside: mine.setAside, bytes: mine.bytes, channels: mine.channels, limits }
   }

@@ -477,8 +477,9 @@ class SqliteChannelStore implements ChannelStore {
   }
 
   async stats(owner?: string): Promise<ChannelStats> {
-    if (owner !== undefined) {
-      const mine = ownerOf('', owner)
+    // No owner, or '' (no one in particular): the store's own counters.
+    const mine = owner === undefined ? '' : ownerOf('', owner)
+    if (mine !== '') {
       return this.guard(() => {
         const { bytes, channels, set_aside } = this.usage(mine)
         const limits = { bytes: this.limits.maxStoreBytesPerSubject, channels: this.limits.maxChannelsPerSubject }

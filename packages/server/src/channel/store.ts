@@ -115,7 +115,7 @@ export interface ChannelStore {
   read(id: string, direction: Direction, options?: ReadOptions): Promise<ChannelMessage[]>
   /** Removes every message up to and including `upTo`; returns how many. */
   ack(id: string, direction: Direction, upTo: string, owner?: string): Promise<number>
-  /** Counters for diagnostics: the store's, or with `owner` (from {@link ownerOf}) only that owner's. */
+  /** Counters for diagnostics: the store's (no owner, or ''), or with `owner` (from {@link ownerOf}) only that owner's. */
   stats(owner?: string): Promise<ChannelStats>
   /**
    * True once an app-side call used the channel (a send to the agent, a read of the agent's messages) or the
