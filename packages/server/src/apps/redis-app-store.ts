@@ -50,12 +50,31 @@ const dataKeyCount = (ns: string) => `${ns}data-keys` // the space's keys, every
 
 // Each script runs atomically, so replicas racing on one name, key or cap see one order of events,
 // as the SQLite store's immediate transactions give between local processes.
+// A count that is not an integer (hand-edited, or written by something else) is recounted where the script can
+// (the renders with an owner: the sum of the owners' counts) or else started again from zero, so it never makes
+// every later call fail.
+const COUNTER = `
+local function counter(key, recount)
+  local raw = redis.call('GET', key)
+  local n = tonumber(raw or '0')
+  if n and n == math.floor(n) then return n end
+  n = recount and recount() or 0
+  redis.call('SET', key, n)
+  return n
+end
+`
 // An owner past its cap loses its own oldest render; a store past its cap takes the oldest of the owner holding
 // the most (renders from before owners were kept, the oldest of all, go first). KEYS: 1 renders, 2 the render's
 // hash, 3 seq, 4 owners by count, 5 owned count. ARGV: 1 max renders, 2 channel id, 3 render key prefix, 4 max per
 // owner, 5 owner ('' for none), 6 owner set prefix, 7… the render's fields.
-const RECORD_RENDER = `
+const RECORD_RENDER = `${COUNTER}
 local owner = ARGV[5]
+counter(KEYS[5], function()
+  local n = 0
+  local counts = redis.call('ZRANGE', KEYS[4], 0, -1, 'WITHSCORES')
+  for i = 2, #counts, 2 do n = n + tonumber(counts[i]) end
+  return n
+end)
 local function ownerSet(o) return ARGV[6] .. o end
 local function drop(cid)
   local o = redis.call('HGET', ARGV[3] .. cid, 'owner')
@@ -86,7 +105,7 @@ end
 local total = redis.call('ZCARD', KEYS[1])
 while total > tonumber(ARGV[1]) do
   local victim = nil
-  if total > (tonumber(redis.call('GET', KEYS[5]) or '0') or 0) then
+  if total > counter(KEYS[5]) then
     victim = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
   else
     local heaviest = redis.call('ZREVRANGE', KEYS[4], 0, 0)[1]
@@ -100,14 +119,14 @@ return 'ok'
 `
 // KEYS: 1 the render, 2 the saved app, 3 the space's saved set, 4 the store's saved count. ARGV: 1 name, 2 replace,
 // 3 max per space, 4 saved at, 5 has a description, 6 the description, 7 max in all.
-const SAVE_APP = `
+const SAVE_APP = `${COUNTER}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'no-render'} end
 local taken = redis.call('EXISTS', KEYS[2]) == 1
 if taken and ARGV[2] ~= '1' then return {'taken'} end
 if not taken then
   local mine = redis.call('ZCARD', KEYS[3])
   if mine >= tonumber(ARGV[3]) then return {'full', mine, '0'} end
-  local all = tonumber(redis.call('GET', KEYS[4]) or '0') or 0
+  local all = counter(KEYS[4])
   if all >= tonumber(ARGV[7]) then return {'full', '0', all} end
 end
 local render = redis.call('HGETALL', KEYS[1])
@@ -118,26 +137,27 @@ end
 redis.call('HSET', KEYS[2], 'saved_at', ARGV[4])
 if ARGV[5] == '1' then redis.call('HSET', KEYS[2], 'description', ARGV[6]) end
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-if not taken then redis.call('INCR', KEYS[4]) end
+if not taken then
+  counter(KEYS[4])
+  redis.call('INCR', KEYS[4])
+end
 return {'ok', render}
 `
-const DELETE_APP = `
+const DELETE_APP = `${COUNTER}
 if redis.call('DEL', KEYS[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
-if (tonumber(redis.call('GET', KEYS[3]) or '0') or 0) > 0 then redis.call('DECR', KEYS[3]) end
+if counter(KEYS[3]) > 0 then redis.call('DECR', KEYS[3]) end
 return 1
 `
 // Writes a value only if nobody wrote the key since it was read (ARGV[2]: the version read, '' for absent), and
 // a new key only within the key and namespace quotas. KEYS: 1 data, 2 versions, 3 the space's namespaces, 4 the
 // space's key count, 5 the store's namespace count, 6 the store's key count. ARGV: 1 key, 2 version, 3 value,
 // 4 max keys per app, 5 app, 6 max namespaces per space, 7 max namespaces, 8 max keys per space, 9 max keys.
-const PUT_DATA = `
-local function count(key)
-  local n = tonumber(redis.call('GET', key) or '0')
-  if n then return n end
-  redis.call('SET', key, '0')
-  return 0
-end
+const PUT_DATA = `${COUNTER}
+local function count(key) return counter(key) end
+count(KEYS[4])
+count(KEYS[5])
+count(KEYS[6])
 local version = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 if version ~= ARGV[2] then return {'conflict'} end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
