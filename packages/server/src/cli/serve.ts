@@ -13,7 +13,7 @@ Runs the Duet agent-apps MCP server. Its tools:
                    get_render, for the shell only, fetches a render's compiled component
   channels         open_channel, notify_ui, poll_agent_messages, close_channel; notify_agent and
                    poll_ui_messages are for the app view only and stay out of the model's list;
-                   channel_stats reports the store (backend, unreadable rows set aside)
+                   channel_stats reports the caller's own use against their quotas
   saved apps       save_app, list_saved_apps, load_app (shows it again on a fresh channel),
                    delete_saved_app
   app data         put_app_data, get_app_data
