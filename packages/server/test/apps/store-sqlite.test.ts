@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import Database from 'better-sqlite3'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { openAppStore } from '../../src/apps/index.js'
 import { tempDataDir } from './harness.js'
 import { caught, describeAppStore } from './store.case.js'
@@ -27,7 +27,7 @@ describe('sqlite app store specifics', () => {
   it('refuses a file written by a newer schema instead of corrupting it', async () => {
     const store = await openAppStore({ dataDir: tmp.dir })
     await store.close()
-    const raw = new Database(store.location)
+    const raw = openSqlite(store.location)
     raw.pragma('user_version = 99')
     raw.close()
     expect(await caught(openAppStore({ dataDir: tmp.dir }))).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/newer Duet/) })
@@ -38,7 +38,7 @@ describe('sqlite app store specifics', () => {
     try {
       const first = await openAppStore({ dataDir: dir.dir })
       await first.close()
-      const raw = new Database(first.location)
+      const raw = openSqlite(first.location)
       raw.pragma('user_version = 1')
       raw.prepare('INSERT INTO server_log (at, level, message) VALUES (?, ?, ?)').run(Date.now(), 'warn', 'old warning')
       raw.close()
