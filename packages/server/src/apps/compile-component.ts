@@ -141,6 +141,21 @@ export function nestingDepth(source: string, max = Number.POSITIVE_INFINITY): nu
 
 let esbuildPath: string | undefined
 
+/** Where esbuild, an optional peer of @duetkit/server (the CLI brings it), is installed; a clear error when it is not. */
+function resolveEsbuild(): string {
+  try {
+    return createRequire(import.meta.url).resolve('esbuild')
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err
+    throw new DuetError(
+      'UNSUPPORTED',
+      "display_component needs the package esbuild, which is not installed on this server: run `npm install esbuild` in the server's project (or use @duetkit/cli, which brings it). display_ui_to_user works without it.",
+      { package: 'esbuild' },
+      { cause: err },
+    )
+  }
+}
+
 // What V8 (and Go) print when a heap limit is hit.
 const OUT_OF_MEMORY = /heap out of memory|out of memory|Allocation failed|Last few GCs/i
 
@@ -233,7 +248,7 @@ export async function compileComponent(source: string, overrides: Partial<Compil
     })
   }
   const exports = await sharedExports()
-  esbuildPath ??= createRequire(import.meta.url).resolve('esbuild')
+  esbuildPath ??= resolveEsbuild()
   const shared: Record<string, string> = {}
   for (const id of SHARED_MODULE_IDS) shared[id] = sharedModule(id, exports[id])
   const reply = await runCompileProcess(
