@@ -22,7 +22,7 @@ describe('wrong arguments become tool errors that say what to do', () => {
     expect(channel).toEqual({
       isError: true,
       content: [{ type: 'text', text: textOf(channel) }],
-      structuredContent: { error: { code: 'BAD_CHANNEL_ID', message: textOf(channel).slice('BAD_CHANNEL_ID: '.length) } },
+      structuredContent: { error: { code: 'BAD_CHANNEL_ID', message: textOf(channel).slice('BAD_CHANNEL_ID: '.length), data: { field: 'channel_id' } } },
     })
     const key = await server.call('put_app_data', { app: 'reader', key: '../secret', value: 1 })
     expect(key).toMatchObject({ isError: true, structuredContent: { error: { code: 'INVALID_NAME' } } })
