@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { DuetError, isDuetError } from 'duetkit/protocol'
+import { errorBody } from './error-body.js'
 
 /**
  * The one shape of a failed Duet tool call: text the model reads (`CODE: what went wrong. What to
@@ -7,22 +8,10 @@ import { DuetError, isDuetError } from 'duetkit/protocol'
  * is `{ code, message, data? }`, `data` being the error's values at fault (e.g. COMPILE_ERROR's `problems`).
  */
 export function toolError(err: DuetError): CallToolResult {
-  const data = jsonData(err.data)
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-    structuredContent: { error: { code: err.code, message: err.message, ...(data && { data }) } },
-  }
-}
-
-/** The error's data as JSON (what the client receives), or undefined when it has none or it cannot be sent. */
-function jsonData(data: DuetError['data']): Record<string, unknown> | undefined {
-  if (data === undefined || Object.keys(data).length === 0) return undefined
-  try {
-    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>
-  } catch {
-    // A cycle or a bigint: the code and message still say what went wrong.
-    return undefined
+    structuredContent: { error: { ...errorBody(err) } },
   }
 }
 
