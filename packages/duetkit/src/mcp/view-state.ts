@@ -1,5 +1,6 @@
 import type { PersistHandle } from '../runtime/driver.js'
 import { isObject, type JsonObject } from './json-rpc.js'
+import { DuetError } from '../protocol/errors.js'
 
 /** The `_meta` key of an app tool result naming the view instance (the MCP Apps "persisting view state" pattern). */
 export const VIEW_UUID_META_KEY = 'viewUUID'
@@ -59,7 +60,8 @@ export function serverBackend(callTool: (name: string, args: JsonObject) => Prom
     const result = await callTool(VIEW_STATE_TOOL, args)
     if (result.isError === true) {
       const text = Array.isArray(result.content) ? result.content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join(' ') : ''
-      throw new Error(text || `${VIEW_STATE_TOOL} failed`)
+      // A DuetError like every other failure Duet hands on; the server's own code (TOO_LARGE, …) is in the text and the result.
+      throw new DuetError('TOOL_FAILED', text || `${VIEW_STATE_TOOL} failed`, { result })
     }
     return result
   }
