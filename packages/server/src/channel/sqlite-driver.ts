@@ -82,7 +82,11 @@ export function openSqlite(file: string, options: { readonly?: boolean; driver?:
 // The part of node:sqlite used here, declared locally: @types/node 20 has no node:sqlite.
 interface StatementSync {
   run(...params: SqlParam[]): { changes: number | bigint; lastInsertRowid: number | bigint }
-  all(...params: SqlParam[]): Record<string, unknown>[]
+  get(...params: SqlParam[]): unknown
+  all(...params: SqlParam[]): unknown[]
+  /** Since Node 22.16: rows as arrays, and the result columns' names. */
+  setReturnArrays?(enabled: boolean): void
+  columns?(): Array<{ name: string }>
 }
 interface DatabaseSync {
   readonly isOpen: boolean
@@ -141,7 +145,26 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    return this.db.prepare(sql) as unknown as SqliteStatement
+    const statement = this.db.prepare(sql)
+    if (!statement.setReturnArrays || !statement.columns) return statement as unknown as SqliteStatement
+    // node:sqlite builds each row object in C++ at about twice better-sqlite3's cost (the channel drain
+    // showed it: 1.5× the CPU a message); rows as arrays, made objects here, cost what better-sqlite3's do.
+    statement.setReturnArrays(true)
+    const names = statement.columns().map((c) => c.name)
+    const toObject = (row: unknown): Record<string, unknown> => {
+      const values = row as unknown[]
+      const out: Record<string, unknown> = {}
+      for (let i = 0; i < names.length; i++) out[names[i]] = values[i]
+      return out
+    }
+    return {
+      run: (...params) => statement.run(...params) as { changes: number; lastInsertRowid: number | bigint },
+      get: (...params) => {
+        const row = statement.get(...params)
+        return row === undefined ? undefined : toObject(row)
+      },
+      all: (...params) => statement.all(...params).map(toObject),
+    }
   }
 
   exec(sql: string): void {
@@ -149,7 +172,7 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
-    const rows = this.db.prepare(`PRAGMA ${source}`).all()
+    const rows = this.db.prepare(`PRAGMA ${source}`).all() as Record<string, unknown>[]
     if (!options.simple) return rows
     const first = rows[0]
     return first === undefined ? undefined : Object.values(first)[0]

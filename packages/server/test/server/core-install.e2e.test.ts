@@ -49,7 +49,11 @@ function pack(folder: string, into: string): string {
 }
 
 /** Every installed package name in `npm ls --all --json`'s tree (unmet optional peers have no version). */
-function installed(tree: { dependencies?: Record<string, { version?: string }> }, out = new Set<string>()): Set<string> {
+interface LsNode {
+  version?: string
+  dependencies?: Record<string, LsNode>
+}
+function installed(tree: LsNode, out = new Set<string>()): Set<string> {
   for (const [name, node] of Object.entries(tree.dependencies ?? {})) {
     if (!node.version) continue
     out.add(name)
