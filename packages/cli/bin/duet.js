@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `duet` command. The commands are @duetkit/server's `./cli` entry; this package only names the bin
-// and brings the optional peers the commands use (esbuild for display_component, playwright-core for
+// and brings the optional peers the commands use (better-sqlite3 for the stores, esbuild for display_component, playwright-core for
 // duet check, redis for --redis-url), so `npm i -D @duetkit/cli` is the whole install.
 try {
   await import('@duetkit/server/cli')
