@@ -31,11 +31,27 @@ export interface McpCoreOptions {
 /** What an `error` reply action receives. */
 export interface McpErrorReply {
   error: string
-  /** A JSON-RPC code (number) from the host, or a Duet code such as `'NO_HOST'` or `'INVALID_SINK'`. */
+  /**
+   * A JSON-RPC code (number) from the host, a Duet code such as `'NO_HOST'` or `'INVALID_SINK'`, or, for a
+   * `callTool` result with `isError: true`, the code the server put in `structuredContent.error.code`.
+   */
   code?: number | ErrorCode
+  /** The server's `structuredContent.error.data` of a failed tool call (e.g. COMPILE_ERROR's `problems`). */
+  data?: JsonObject
   /** The tool result, when a `callTool` result had `isError: true`. */
   result?: JsonObject
   request: unknown
+}
+
+// A code in Duet's form (the server's vocabulary; the table itself stays out of view bundles).
+const CODE_FORM = /^[A-Z][A-Z0-9_]*$/
+
+/** The error reply of a tool result with `isError`: its text, and the server's code and data when it gave them. */
+function toolFailure(result: JsonObject, request: unknown): McpErrorReply {
+  const told = isObject(result.structuredContent) ? result.structuredContent.error : undefined
+  const code = isObject(told) && typeof told.code === 'string' && CODE_FORM.test(told.code) ? (told.code as ErrorCode) : undefined
+  const data = isObject(told) && isObject(told.data) ? told.data : undefined
+  return { error: toolErrorText(result), ...(code && { code }), ...(data && { data }), result, request }
 }
 
 const DEFAULT_PROTOCOL = '2026-01-26'
@@ -226,7 +242,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
         }
         const result = await client.request(out.method, out.params)
         if (out.toolResult && result.isError === true) {
-          reply(sink, 'error', { error: toolErrorText(result), result, request: sink } satisfies McpErrorReply)
+          reply(sink, 'error', toolFailure(result, sink))
           return
         }
         reply(sink, 'ok', out.answer ? out.answer(result) : result)

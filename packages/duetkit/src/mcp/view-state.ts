@@ -61,7 +61,8 @@ export function serverBackend(callTool: (name: string, args: JsonObject) => Prom
     const result = await callTool(VIEW_STATE_TOOL, args)
     if (result.isError === true) {
       const text = Array.isArray(result.content) ? result.content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join(' ') : ''
-      throw new Error(text || `${VIEW_STATE_TOOL} failed`)
+      // A DuetError like every other failure Duet hands on; the server's own code (TOO_LARGE, …) is in the text and the result.
+      throw new DuetError('TOOL_FAILED', text || `${VIEW_STATE_TOOL} failed`, { result })
     }
     return result
   }

@@ -1,4 +1,5 @@
 import type { Message } from 'esbuild'
+import { createRequire } from 'node:module'
 import { DuetError } from 'duetkit/protocol'
 import { limitError, type CompileLimits } from './compile-limits.js'
 import { createCompilePool, type CompilePool } from './compile-pool.js'
@@ -174,5 +175,20 @@ export async function compileComponent(source: string, overrides: Partial<Compil
     return await compileIn(pool, source, '')
   } finally {
     await pool.close()
+  }
+}
+
+/** Where esbuild, an optional peer of @duetkit/server (the CLI brings it), is installed; a clear error when it is not. */
+export function resolveEsbuild(): string {
+  try {
+    return createRequire(import.meta.url).resolve('esbuild')
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err
+    throw new DuetError(
+      'UNSUPPORTED',
+      "display_component needs the package esbuild, which is not installed on this server: run `npm install esbuild` in the server's project (or use @duetkit/cli, which brings it). display_ui_to_user works without it.",
+      { package: 'esbuild' },
+      { cause: err },
+    )
   }
 }

@@ -7,11 +7,11 @@
 // and replaced; workers are also replaced after a crash and recycled after a number of compiles, so
 // nothing one source did lingers for the next. Past the line's bounds a call is answered BUSY at once.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { DuetError } from 'duetkit/protocol'
 import { invalidOption } from '../server/errors.js'
+import { resolveEsbuild } from './compile-component.js'
 import { limitError, resolveCompileLimits, type CompileLimits } from './compile-limits.js'
 import { COMPILE_WORKER_MARK, COMPILE_WORKER_PROGRAM, type CompileReply, type CompileRequest, type CompileWorkerMessage } from './compile-worker.js'
 import { FairQueue, type Refusal } from './fair-queue.js'
@@ -151,7 +151,8 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
     maxRunningPerSubject:
       options.maxRunningPerSubject === undefined ? Math.max(1, size - 1) : positive(where, 'maxRunningPerSubject', options.maxRunningPerSubject, size),
   })
-  const esbuildPath = createRequire(import.meta.url).resolve('esbuild')
+  // Resolved at the first compile: esbuild is an optional peer, and a server that never compiles needs none.
+  let esbuildPath: string | undefined
   const limitBytes = limits.maxMemoryMb * 1024 * 1024
   const workers = new Set<Worker>()
   let closed = false
@@ -163,14 +164,18 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
   let meanMs = 250
 
   function spawnWorker(): Worker {
-    const child = spawn(process.execPath, [`--max-old-space-size=${limits.maxMemoryMb}`, '-e', COMPILE_WORKER_PROGRAM, esbuildPath, COMPILE_WORKER_MARK], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      // Nothing of the server's environment; Go's soft limit and one thread keep esbuild modest before the hard limit.
-      env: { PATH: process.env.PATH ?? '', GOMEMLIMIT: `${limits.maxMemoryMb}MiB`, GOMAXPROCS: '1' },
-      serialization: 'advanced',
-      // Its own process group, so one signal ends it and esbuild's service together.
-      detached: true,
-    })
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${limits.maxMemoryMb}`, '-e', COMPILE_WORKER_PROGRAM, esbuildPath as string, COMPILE_WORKER_MARK],
+      {
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        // Nothing of the server's environment; Go's soft limit and one thread keep esbuild modest before the hard limit.
+        env: { PATH: process.env.PATH ?? '', GOMEMLIMIT: `${limits.maxMemoryMb}MiB`, GOMAXPROCS: '1' },
+        serialization: 'advanced',
+        // Its own process group, so one signal ends it and esbuild's service together.
+        detached: true,
+      },
+    )
     const worker: Worker = { child, pid: child.pid ?? -1, compiles: 0, ready: false, ending: false, stderr: '', tree: [], gone: Promise.resolve() }
     workers.add(worker)
     liveWorkers.add(child)
@@ -377,6 +382,11 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
     limits,
     run(subject, request) {
       if (closed) return Promise.reject(new DuetError('DISPOSED', 'The compile pool is closed (the server is shutting down).'))
+      try {
+        esbuildPath ??= resolveEsbuild()
+      } catch (err) {
+        return Promise.reject(err)
+      }
       // The first compile starts the whole pool, so the next ones find warm workers.
       while (workers.size < size) spawnWorker()
       return new Promise<CompileReply>((resolve, reject) => {

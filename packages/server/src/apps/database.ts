@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
+import { openSqlite, type SqliteDatabase } from '../channel/sqlite-driver.js'
 
 /** The handle every part of the store shares. */
-export type AppsDatabase = Database.Database
+export type AppsDatabase = SqliteDatabase
 
 /** The store's file inside the data dir. */
 export const APPS_DB_FILE = 'apps.db'
@@ -94,7 +94,7 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
   let db: AppsDatabase
   try {
     mkdirSync(dataDir, { recursive: true })
-    db = new Database(file)
+    db = openSqlite(file)
   } catch (err) {
     throw appsStoreError(file, err)
   }

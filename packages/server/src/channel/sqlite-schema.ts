@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqliteDatabase } from './sqlite-driver.js'
 
 /**
  * Brings a channels file from an older Duet up to the quota and app-seen schema, and installs the triggers
@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3'
  * set-aside, close, expiry, sweep) updates them in its own transaction, so they cannot drift.
  * Runs inside the opener's immediate transaction, so two processes opening an old file at once upgrade it once.
  */
-export function upgradeSchema(db: Database.Database): void {
+export function upgradeSchema(db: SqliteDatabase): void {
   const columns = (table: string) => new Set((db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name))
   if (!columns('messages').has('size')) {
     db.exec(`ALTER TABLE messages ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
@@ -49,7 +49,7 @@ export function upgradeSchema(db: Database.Database): void {
  * triggers nothing and a subject's message one primary-key update. An owner's row is made when its first channel is (`ensureOwner`), so the
  * triggers only ever update; the counts of a file from before owners existed are computed once.
  */
-function upgradeOwners(db: Database.Database): void {
+function upgradeOwners(db: SqliteDatabase): void {
   const fresh = !(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'owners'`).get() as unknown)
   db.exec(`CREATE TABLE IF NOT EXISTS owners (
       owner TEXT PRIMARY KEY, bytes INTEGER NOT NULL DEFAULT 0, channels INTEGER NOT NULL DEFAULT 0, set_aside INTEGER NOT NULL DEFAULT 0

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
 import { decodeData, drainMax, encodeMessage, queueFullError, quotaError, waitMs, type ChannelLimits } from './limits.js'
 import { SetAsideListeners } from './set-aside.js'
+import { openSqlite, type SqliteDatabase } from './sqlite-driver.js'
 import { upgradeSchema } from './sqlite-schema.js'
 import {
   afterTooLarge,
@@ -90,10 +90,10 @@ CREATE TABLE IF NOT EXISTS closes (seq INTEGER PRIMARY KEY AUTOINCREMENT, channe
 /** Opens (creating if needed) the SQLite channel store under `dataDir`. */
 export function openSqliteStore(dataDir: string, limits: ChannelLimits): ChannelStore {
   const dir = join(dataDir, SQLITE_SUBDIR)
-  let db: Database.Database
+  let db: SqliteDatabase
   try {
     mkdirSync(dir, { recursive: true })
-    db = new Database(join(dir, SQLITE_FILE))
+    db = openSqlite(join(dir, SQLITE_FILE))
     db.pragma('busy_timeout = 10000')
     db.pragma('journal_mode = WAL')
     // NORMAL in WAL mode: a commit survives the process being killed; only an OS crash may lose the last ones.
@@ -140,7 +140,7 @@ class SqliteChannelStore implements ChannelStore {
   private seenClose = 0
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly dir: string,
     private readonly limits: ChannelLimits,
   ) {

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { discoverIssuer, introspectionVerifier, jwtVerifier } from './auth-issuer.js'
 import type { ResolvedAuth } from './auth-options.js'
+import { httpErrorJson } from './error-body.js'
 import { DuetError, invalidOption } from './errors.js'
 import { subjectOfAuth } from './subject.js'
 
@@ -104,7 +105,10 @@ export async function openAuthGate(auth: ResolvedAuth, serverName: string, toolS
       const cors = { 'Access-Control-Allow-Origin': '*' }
       if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...cors, 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS' } })
       if (method !== 'GET' && method !== 'HEAD')
-        return Response.json({ error: 'method_not_allowed' }, { status: 405, headers: { ...cors, Allow: 'GET, HEAD, OPTIONS' } })
+        return new Response(httpErrorJson(new DuetError('UNSUPPORTED', `${method} is not allowed on the resource metadata; use GET or HEAD.`, { method })), {
+          status: 405,
+          headers: { ...cors, 'content-type': 'application/json', Allow: 'GET, HEAD, OPTIONS' },
+        })
       const response = Response.json(document(), { headers: cors })
       return method === 'HEAD' ? new Response(null, { headers: response.headers }) : response
     },

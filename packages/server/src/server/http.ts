@@ -8,6 +8,7 @@ import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
 import { meteredCalls, rateLimitedResponse, type ResolvedRateLimit } from './rate-limit.js'
 import { callerScope, subjectOfAuth } from './subject.js'
+import { httpErrorJson } from './error-body.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
@@ -153,7 +154,8 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       return
     }
     if (pathname !== path) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `Not found: the MCP endpoint is ${path}` }))
+      const notFound = new DuetError('NOT_FOUND', `Nothing is served at ${pathname}: the MCP endpoint is ${path}.`, { kind: 'route', name: pathname })
+      res.writeHead(404, { 'content-type': 'application/json' }).end(httpErrorJson(notFound))
       return
     }
     if (req.method === 'OPTIONS') return answerPreflight(req, res)

@@ -38,4 +38,5 @@ export { guarded, toolError } from './tool-error.js'
 // Asking the client back (elicitation, sampling) the way both protocol eras understand.
 export { acceptedContent, inputRequired, inputResponse } from '@modelcontextprotocol/server'
 export type { InputRequiredResult, InputResponseView } from '@modelcontextprotocol/server'
+export type { ErrorBody } from './error-body.js'
 export { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import Database from 'better-sqlite3'
 import { join } from 'node:path'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { openAppStore } from '../../src/apps/index.js'
 import { subjectScope } from '../../src/channel/subject-scope.js'
 import { tempDataDir } from './harness.js'
@@ -29,7 +29,7 @@ describe('sqlite app store specifics', () => {
   it('refuses a file written by a newer schema instead of corrupting it', async () => {
     const store = await openAppStore({ dataDir: tmp.dir })
     await store.close()
-    const raw = new Database(store.location)
+    const raw = openSqlite(store.location)
     raw.pragma('user_version = 99')
     raw.close()
     expect(await caught(openAppStore({ dataDir: tmp.dir }))).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/newer Duet/) })
@@ -38,7 +38,7 @@ describe('sqlite app store specifics', () => {
   it("gives a schema-3 file's renders their owner, so a subject's old renders count against its own cap", async () => {
     const dir = tempDataDir()
     try {
-      const raw = new Database(join(dir.dir, 'apps.db'))
+      const raw = openSqlite(join(dir.dir, 'apps.db'))
       // The renders table of schema 3: no owner, no app.
       raw.exec(`CREATE TABLE renders (channel_id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT, html TEXT, source TEXT, props TEXT,
         rendered_at INTEGER NOT NULL)`)
@@ -66,7 +66,7 @@ describe('sqlite app store specifics', () => {
     try {
       const first = await openAppStore({ dataDir: dir.dir })
       await first.close()
-      const raw = new Database(first.location)
+      const raw = openSqlite(first.location)
       raw.pragma('user_version = 1')
       raw.prepare('INSERT INTO server_log (at, level, message) VALUES (?, ?, ?)').run(Date.now(), 'warn', 'old warning')
       raw.close()

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import Database from 'better-sqlite3'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
@@ -114,7 +114,7 @@ describe('channels across real server processes', () => {
     // Lines still in the pipe were acknowledged too.
     acked.push(...buffer.split('\n').filter(Boolean))
 
-    const db = new Database(join(data.dir, SQLITE_SUBDIR, SQLITE_FILE))
+    const db = openSqlite(join(data.dir, SQLITE_SUBDIR, SQLITE_FILE))
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.close()
     const store = await openChannelStore({ dataDir: data.dir, limits: { maxPending: 1_000_000 } })

@@ -1,6 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openChannelStore } from '../../src/channel/index.js'
 import { scopeChannelStore, subjectScope } from '../../src/channel/subject-scope.js'
@@ -38,7 +38,7 @@ describe('sqlite store specifics', () => {
     try {
       mkdirSync(join(dir, SQLITE_SUBDIR), { recursive: true })
       // The schema an older Duet wrote (no size column, no app_seen marker, no counters).
-      const old = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE))
+      const old = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE))
       old.exec(`
         CREATE TABLE channels (id TEXT PRIMARY KEY, state INTEGER NOT NULL DEFAULT 0, touched_at INTEGER NOT NULL,
           pending_0 INTEGER NOT NULL DEFAULT 0, pending_1 INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
@@ -81,7 +81,7 @@ describe('sqlite store specifics', () => {
       const store = await openChannelStore({ dataDir: dir })
       expect(store.backend).toBe('sqlite')
       await store.send('ch-1', 'app-to-agent', { event: 'e' })
-      const db = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
+      const db = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
       expect(db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 1 })
       db.close()
@@ -101,7 +101,7 @@ describe('sqlite store specifics', () => {
       const live = await store.open()
       await store.send(live, 'agent-to-app', { event: 'e' })
       expect(await store.sweep()).toBe(1)
-      const db = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
+      const db = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
       expect(db.prepare('SELECT channel, count(*) AS n FROM messages GROUP BY channel').all()).toEqual([{ channel: live, n: 1 }])
       db.close()
       await store.dispose()

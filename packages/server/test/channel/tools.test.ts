@@ -139,16 +139,23 @@ describe('channel tools', () => {
 
   it('turns bad input into tool errors with the code, what went wrong and what to do, text and structured alike, and keeps serving', async () => {
     const channel = await store.open()
-    const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
-      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, 'BAD_CHANNEL_ID', /^Invalid channel id .*letters, digits/],
-      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, 'BAD_CHANNEL_ID', /^Invalid channel id/],
-      ['notify_agent', { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) }, 'TOO_LARGE', /^The message is \d+ bytes, .*Split it/],
-      ['notify_agent', { channel_id: channel, event: '' }, 'BAD_MESSAGE', /^The event name must be a non-empty string/],
+    // `data` holds the values at fault: the field, and for a size the size and the limit.
+    const cases: Array<[string, Record<string, unknown>, string, RegExp, Record<string, unknown> | undefined]> = [
+      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, 'BAD_CHANNEL_ID', /^Invalid channel id .*letters, digits/, { field: 'channel_id' }],
+      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, 'BAD_CHANNEL_ID', /^Invalid channel id/, { field: 'channel_id' }],
+      [
+        'notify_agent',
+        { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) },
+        'TOO_LARGE',
+        /^The message is \d+ bytes, .*Split it/,
+        { field: 'message', size: expect.any(Number), limit: expect.any(Number) },
+      ],
+      ['notify_agent', { channel_id: channel, event: '' }, 'BAD_MESSAGE', /^The event name must be a non-empty string/, undefined],
     ]
-    for (const [name, args, code, message] of cases) {
+    for (const [name, args, code, message, data] of cases) {
       const r = await call(name, args)
       expect(r.isError, name).toBe(true)
-      expect(r.structuredContent, name).toMatchObject({ error: { code, message: expect.stringMatching(message) } })
+      expect(r.structuredContent, name).toEqual({ error: { code, message: expect.stringMatching(message), ...(data && { data }) } })
       expect(text(r), name).toBe(`${code}: ${(r.structuredContent!.error as { message: string }).message}`)
     }
     await call('close_channel', { channel_id: channel })

@@ -181,6 +181,6 @@ describe('HTTP listener', () => {
   it('answers 404 outside the MCP path', async () => {
     const res = await fetch(new URL('/other', url), { method: 'POST', body: '{}' })
     expect(res.status).toBe(404)
-    expect(await res.text()).toContain('/mcp')
+    expect((await res.json()).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('/mcp') })
   })
 })

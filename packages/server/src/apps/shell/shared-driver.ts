@@ -11,14 +11,17 @@ import { DuetError, ErrorCodes, isObject, type ErrorCode } from 'duetkit/protoco
  * (every Duet tool answers `structuredContent.error = { code, message }`), else TOOL_FAILED.
  */
 function callError(failure: McpErrorReply): Error {
+  const result = failure.result
+  if (result) {
+    const told = isObject(result.structuredContent) ? result.structuredContent.error : undefined
+    if (isObject(told) && typeof told.code === 'string' && Object.hasOwn(ErrorCodes, told.code) && typeof told.message === 'string') {
+      return new DuetError(told.code as ErrorCode, told.message, { ...failure.data, result })
+    }
+    return new DuetError('TOOL_FAILED', failure.error, { result })
+  }
   if (typeof failure.code === 'number') return new RpcError(failure.code, failure.error)
   if (failure.code !== undefined) return new DuetError(failure.code, failure.error)
-  const result = failure.result
-  const told = isObject(result?.structuredContent) ? result.structuredContent.error : undefined
-  if (isObject(told) && typeof told.code === 'string' && Object.hasOwn(ErrorCodes, told.code) && typeof told.message === 'string') {
-    return new DuetError(told.code as ErrorCode, told.message, { result })
-  }
-  return new DuetError('TOOL_FAILED', failure.error, result && { result })
+  return new DuetError('TOOL_FAILED', failure.error)
 }
 
 /**

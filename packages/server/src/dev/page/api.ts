@@ -1,7 +1,7 @@
 import { RpcError } from 'duetkit/mcp'
 import { DuetError, type ErrorCode } from 'duetkit/protocol'
 // Type-only: the page shares the node side's description of a server, and no node code comes with it.
-import type { ServerState } from '../connections.js'
+import type { ServerState } from '../server-state.js'
 
 /** A server as `/api/state` and the `state` event describe it. */
 export type ServerView = ServerState
