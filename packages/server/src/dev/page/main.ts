@@ -14,6 +14,9 @@ import { sideTabs } from './side-tabs.js'
 import { partialSnapshots } from './stream-input.js'
 import { diagnosticLabel } from '../view-diagnostics.js'
 import { tracePanel } from './trace-view.js'
+import { readView } from './read-view.js'
+import type { ChatEvent } from '../model/chat-events.js'
+import { mountChat } from './chat/mount-chat.js'
 import { tokenField } from './token-field.js'
 
 type Mode = 'inline' | 'fullscreen' | 'pip'
@@ -79,6 +82,9 @@ const exitFullscreen = h('button', { type: 'button', 'data-testid': 'exit-fullsc
 const hostBarTitle = h('span', {})
 const hostBar = h('div', { class: 'host-bar', 'data-testid': 'host-bar' }, hostBarTitle, exitFullscreen)
 const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, hostBar, frameBox)
+// With --model, the chat (a duetkit app) heads the middle column; without, the page is as before.
+const chatBox = h('div', { 'data-testid': 'chat-box' })
+const chatListeners: ((event: ChatEvent) => void)[] = []
 const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
 // Resources and prompts open in the middle column, where a tool's form goes.
 const browse = { servers: () => servers, show: (el: HTMLElement) => toolArea.replaceChildren(el) }
@@ -109,7 +115,7 @@ document.getElementById('app')!.append(
         { id: 'prompts', label: 'Prompts', element: promptsBrowser.element, onShow: () => void promptsBrowser.refresh() },
       ]),
     ),
-    h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
+    h('section', {}, chatBox, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
     h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
   ),
 )
@@ -288,18 +294,7 @@ async function mountCurrent(): Promise<void> {
   const c = current
   if (!c) return
   try {
-    const read = await rpc<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: { ui?: Record<string, any> } }[] }>(
-      c.server,
-      'resources/read',
-      { uri: c.uri },
-      'user',
-    )
-    const content = read.contents?.[0]
-    if (!content) throw new Error(`${c.uri} returned no content`)
-    if (content.mimeType && !content.mimeType.startsWith('text/html'))
-      throw new Error(`${c.uri} has MIME type ${content.mimeType}, not text/html;profile=mcp-app`)
-    const html = content.text ?? new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ''), (ch) => ch.charCodeAt(0)))
-    const meta = content._meta?.ui ?? (await listingMeta(c.server, c.uri)) ?? {}
+    const { html, meta } = await readView(c.server, c.uri)
     frameBox.replaceChildren()
     frameBox.style.borderStyle = meta.prefersBorder === false ? 'none' : ''
     const app = await mountApp({
@@ -350,16 +345,6 @@ async function mountCurrent(): Promise<void> {
   }
 }
 
-// The spec lets `_meta.ui` sit on the resources/list entry instead of the content item; the item wins.
-async function listingMeta(server: string, uri: string): Promise<Record<string, any> | undefined> {
-  try {
-    const list = await rpc<{ resources?: { uri: string; _meta?: { ui?: Record<string, any> } }[] }>(server, 'resources/list', {}, 'user')
-    return list.resources?.find((r) => r.uri === uri)?._meta?.ui
-  } catch {
-    return undefined
-  }
-}
-
 async function remount(why: string): Promise<void> {
   if (!current) return
   await current.app?.destroy()
@@ -397,6 +382,9 @@ subscribe({
   },
   trace: (e: { server: string; dir: 'host->server' | 'server->host'; message: unknown }) => trace.add({ dir: e.dir, server: e.server, message: e.message }),
   log: (e: { server: string; source: string; level: string; data: unknown }) => logsPanel.add(`${e.server} ${e.source} (${e.level})`, e.data),
+  chat: (e: { event: ChatEvent }) => {
+    for (const listener of chatListeners) listener(e.event)
+  },
   'resource-changed': (e: { server: string; uri: string }) => {
     if (current && current.server === e.server && current.uri === e.uri) void serialize(() => remount('the view changed on the server'))
   },
@@ -404,4 +392,21 @@ subscribe({
 
 applyLayout()
 renderServers()
+if (state.chat)
+  mountChat({
+    container: chatBox,
+    model: state.chat.model,
+    sandboxPort: state.sandboxPort,
+    servers: () => servers,
+    preset: () => presetById(preset.value),
+    hostContext,
+    onEvent: (listener) => chatListeners.push(listener),
+    hooks: {
+      trace: (e) => trace.add(e),
+      log: (label, value) => logsPanel.add(label, value),
+      viewDiagnostic: (d) => logsPanel.add(diagnosticLabel(d), d.text),
+      message: (p) => messagesPanel.add('ui/message (chat)', p),
+      modelContext: (p) => contextPanel.set('latest context (chat)', p),
+    },
+  })
 ;(window as unknown as { __duetDev: unknown }).__duetDev = { ready: true }

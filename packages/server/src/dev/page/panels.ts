@@ -37,7 +37,7 @@ export function logPanel(title: string, testid: string, open = true): LogPanel {
 
 /** One line of the JSON-RPC trace. */
 export interface TraceEntry {
-  dir: 'view->host' | 'host->view' | 'host->server' | 'server->host'
+  dir: 'view->host' | 'host->view' | 'host->server' | 'server->host' | 'host->model' | 'model->host'
   server?: string
   message: unknown
 }
