@@ -34,10 +34,7 @@ export interface DevServerOptions {
 }
 
 /** What the page hears on /api/events: the connections' events, the chat's, and the model's side of the trace. */
-type DevEvent =
-  | ConnectionEvent
-  | { type: 'chat'; event: ChatEvent }
-  | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
+type DevEvent = ConnectionEvent | { type: 'chat'; event: ChatEvent } | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
 
 /** A running `duet dev`. */
 export interface DevServer {
@@ -64,7 +61,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (options.watch !== undefined && (typeof options.watch !== 'string' || options.watch === ''))
     throw new DuetError('INVALID_OPTION', 'startDevServer: options.watch must be the path of a Vite project folder', { option: 'watch' })
   const m = options.model
-  if (m !== undefined && (typeof m !== 'object' || m === null || !(MODEL_PROVIDERS as readonly string[]).includes(m.provider) || typeof m.model !== 'string' || !m.model))
+  if (
+    m !== undefined &&
+    (typeof m !== 'object' || m === null || !(MODEL_PROVIDERS as readonly string[]).includes(m.provider) || typeof m.model !== 'string' || !m.model)
+  )
     throw new DuetError('INVALID_OPTION', `startDevServer: options.model must be { provider: ${MODEL_PROVIDERS.join(' | ')}, model, baseUrl?, apiKey? }`, {
       option: 'model',
     })
@@ -114,7 +114,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return
     }
     if (req.method === 'GET' && url.pathname === '/host.js') return sendText(res, 200, 'text/javascript; charset=utf-8', script)
-    if (req.method === 'GET' && url.pathname === '/api/state') return sendJson(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()), chat: chatInfo })
+    if (req.method === 'GET' && url.pathname === '/api/state')
+      return sendJson(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()), chat: chatInfo })
     if (req.method === 'GET' && url.pathname === '/api/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
       res.write(': duet dev events\n\n')

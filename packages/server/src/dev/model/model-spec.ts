@@ -41,7 +41,8 @@ export function parseModelSpec(raw: string, baseUrl: string | undefined, env: Re
     } catch {
       throw new DuetError('USAGE', `--model-base-url ${baseUrl}: not a URL; use e.g. http://localhost:11434/v1`)
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DuetError('USAGE', `--model-base-url ${baseUrl}: only http and https URLs are supported`)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new DuetError('USAGE', `--model-base-url ${baseUrl}: only http and https URLs are supported`)
     spec.baseUrl = url.href.replace(/\/$/, '')
   }
   if (spec.provider === 'openai-compatible' && spec.baseUrl === undefined)

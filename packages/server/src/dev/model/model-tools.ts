@@ -53,7 +53,9 @@ type Content = { type: string; text?: string; mimeType?: string; uri?: string }
 export function toolOutputForModel(result: unknown): Record<string, unknown> {
   const r = (result ?? {}) as { content?: Content[]; structuredContent?: unknown; isError?: boolean }
   const content = (r.content ?? []).map((c) =>
-    c.type === 'text' ? { type: 'text', text: c.text ?? '' } : { type: c.type, note: `${c.type} content${c.mimeType ? ` (${c.mimeType})` : ''}${c.uri ? ` ${c.uri}` : ''} not shown to the model` },
+    c.type === 'text'
+      ? { type: 'text', text: c.text ?? '' }
+      : { type: c.type, note: `${c.type} content${c.mimeType ? ` (${c.mimeType})` : ''}${c.uri ? ` ${c.uri}` : ''} not shown to the model` },
   )
   return { content, ...(r.structuredContent !== undefined && { structuredContent: r.structuredContent }), ...(r.isError && { isError: true }) }
 }

@@ -84,7 +84,13 @@ const hostBar = h('div', { class: 'host-bar', 'data-testid': 'host-bar' }, hostB
 const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, hostBar, frameBox)
 // With --model, the chat (a duetkit app) heads the middle column; without, the page is as before.
 const chatBox = h('div', { 'data-testid': 'chat-box' })
-const chatListeners: ((event: ChatEvent) => void)[] = []
+const chatListeners: ((event: ChatEvent) => void)[] = [
+  // A render the model made that names its channel moves the agent panel there, as a call from the form does.
+  (event) => {
+    const channel = event.kind === 'tool-result' ? (event.result as { structuredContent?: { channel_id?: unknown } }).structuredContent?.channel_id : undefined
+    if (typeof channel === 'string' && channel) agent.setChannel(channel)
+  },
+]
 const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
 // Resources and prompts open in the middle column, where a tool's form goes.
 const browse = { servers: () => servers, show: (el: HTMLElement) => toolArea.replaceChildren(el) }

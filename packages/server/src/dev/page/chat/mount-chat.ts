@@ -46,7 +46,10 @@ function messageText(params: unknown): string {
 export function mountChat(o: ChatPageOptions): void {
   const mountView = async (call: ViewCall, container: HTMLElement): Promise<MountedView> => {
     const { html, meta } = await readView(call.server, call.uri)
-    const tool = o.servers().find((s) => s.id === call.server)?.tools.find((t) => t.name === call.tool)
+    const tool = o
+      .servers()
+      .find((s) => s.id === call.server)
+      ?.tools.find((t) => t.name === call.tool)
     const from = { callId: call.callId, tool: call.tool }
     const report = (what: string) => (err: Error) => o.hooks.log(`chat: ${what} failed`, err.message)
     container.style.borderStyle = meta.prefersBorder === false ? 'none' : ''
@@ -79,7 +82,9 @@ export function mountChat(o: ChatPageOptions): void {
     const started = await Promise.race([app.initialized.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), INIT_TIMEOUT_MS))])
     if (!started) {
       await app.destroy()
-      throw new Error(`it did not send ui/notifications/initialized within ${INIT_TIMEOUT_MS / 1000} s${app.lastError ? `; its last error: ${app.lastError}` : ''}`)
+      throw new Error(
+        `it did not send ui/notifications/initialized within ${INIT_TIMEOUT_MS / 1000} s${app.lastError ? `; its last error: ${app.lastError}` : ''}`,
+      )
     }
     await app.bridge.sendToolInput({ arguments: call.input })
     return {
