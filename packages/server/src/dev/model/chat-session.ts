@@ -125,6 +125,8 @@ export class ChatSession {
       tools,
       stopWhen: isStepCount(this.options.maxSteps ?? 12),
       abortSignal: signal,
+      // A provider error arrives as an `error` part below and is shown in the chat; the SDK's default would log it to the terminal too.
+      onError: () => {},
       include: { requestBody: true },
       // A view may update its context while the model works (a click during a long poll): every step reads it anew.
       prepareStep: () => ({ instructions: this.instructions() }),
