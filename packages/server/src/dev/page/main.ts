@@ -1,4 +1,4 @@
-import { getToolUiResourceUri, isToolVisibilityAppOnly, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
+import { getToolUiResourceUri, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
 import { hostStyleVariables } from '../host-styles.js'
 import { HOST_PRESETS, presetById } from '../presets.js'
@@ -17,7 +17,9 @@ import { tracePanel } from './trace-view.js'
 import { readView } from './read-view.js'
 import type { ChatEvent } from '../model/chat-events.js'
 import { mountChat } from './chat/mount-chat.js'
-import { tokenField } from './token-field.js'
+import { run } from 'duetkit'
+import { makePageDriver } from './page-driver.js'
+import { ServerList, type ServerListRequest } from './ServerList.js'
 
 type Mode = 'inline' | 'fullscreen' | 'pip'
 
@@ -72,7 +74,13 @@ const agent = agentPanel(
   () => current?.server ?? selected?.server,
 )
 
-const serverList = h('div', { 'data-testid': 'servers' })
+// The server list is a duetkit app (ServerList); the page hands it the servers and hears picks and tokens.
+const serverList = h('div')
+const serverApp = run(
+  ServerList,
+  { PAGE: makePageDriver<ServerListRequest>((r) => ('pick' in r ? selectTool(r.pick.server, r.pick.tool) : postToken(r.token))) },
+  { mountPoint: serverList, initialState: { servers, selected: null, tokens: {} } },
+)
 const toolArea = h('div', { 'data-testid': 'tool-area' }, h('p', {}, 'Pick a tool on the left.'))
 const banner = h('div', { 'data-testid': 'server-banner' })
 const stageError = h('div', { 'data-testid': 'stage-error' })
@@ -195,44 +203,17 @@ preset.addEventListener('change', () => {
 })
 
 function renderServers(): void {
-  serverList.replaceChildren(
-    ...servers.map((s) => {
-      const appOnly = s.tools.filter((t) => isToolVisibilityAppOnly(t))
-      const visible = s.tools.filter((t) => !isToolVisibilityAppOnly(t))
-      const button = (t: Tool) => {
-        const b = h(
-          'button',
-          {
-            type: 'button',
-            class: `tool${selected?.server === s.id && selected.tool === t.name ? ' selected' : ''}`,
-            'data-testid': `tool-${t.name}`,
-            title: t.description ?? '',
-          },
-          t.name,
-          getToolUiResourceUri(t) ? h('span', { class: 'badge' }, 'app') : null,
-        )
-        b.addEventListener('click', () => selectTool(s.id, t.name))
-        return b
-      }
-      return h(
-        'div',
-        { class: 'server', 'data-testid': `server-${s.id}` },
-        h('div', {}, h('b', {}, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : s.label)),
-        h('div', { class: `status ${s.status}`, 'data-testid': `server-status-${s.id}` }, s.status === 'error' ? `error: ${s.error}` : s.status),
-        h('small', {}, s.label),
-        tokenField(s),
-        ...visible.map(button),
-        appOnly.length ? h('h2', {}, 'App-only (hidden from the model)') : null,
-        ...appOnly.map((t) => {
-          const b = button(t)
-          b.querySelector('.badge')?.classList.add('apponly')
-          return b
-        }),
-      )
-    }),
-  )
+  void serverApp.dispatch('SERVERS', servers)
+  void serverApp.dispatch('SELECTED', selected)
   const down = servers.filter((s) => s.status === 'error')
   banner.replaceChildren(...down.map((s) => h('div', { class: 'error-banner' }, `Server ${s.label} is unreachable: ${s.error}. duet dev keeps retrying.`)))
+}
+
+// The token field's request: the dev server keeps the token and connects again; a refusal names the server first.
+async function postToken({ server, token }: { server: string; token: string }): Promise<{ server: string }> {
+  const res = await fetch('/api/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ server, token }) })
+  if (!res.ok) throw new Error(`${server}: ${((await res.json()) as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`}`)
+  return { server }
 }
 
 function selectTool(server: string, name: string): void {
