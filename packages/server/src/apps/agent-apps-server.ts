@@ -1,5 +1,6 @@
 import { openAppStore, type AppStore } from './app-store.js'
 import type { CompilePool, CompilePoolOptions } from './compile-pool.js'
+import type { AppLimits } from './limits.js'
 import { registerDisplayTools } from './display-tools.js'
 import { registerAgentAppTools } from './register.js'
 import { openChannelStore, registerChannelTools, resolveDataDir, type ChannelLimits } from '../channel/index.js'
@@ -18,8 +19,10 @@ export interface AgentAppsOptions {
   redisUrl?: string
   /** Reported to clients as the server version. */
   version?: string
-  /** Limits of the channel store, e.g. its quotas `maxStoreBytes` and `maxChannels` (see `ChannelLimits`). */
+  /** Limits of the channel store, e.g. its quotas `maxStoreBytes` and `maxChannels` and their per-subject twins (see `ChannelLimits`). */
   channelLimits?: Partial<ChannelLimits>
+  /** Limits of the agent-apps store, e.g. `maxRenders` and `maxRendersPerSubject` (see `AppLimits`). */
+  appLimits?: Partial<AppLimits>
   /**
    * Authorization of the HTTP listener (see `createAppServer`). With it, channels, saved apps, app data,
    * render records and the server log belong to the token's subject: another subject's channel id is
@@ -66,7 +69,8 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
       )
       buckets = await openRedisRateLimit(redisUrl)
     }
-    const opened = (apps = await openAppStore(redisUrl === undefined ? { dataDir } : { backend: 'redis', url: redisUrl }))
+    const appLimits = options.appLimits === undefined ? {} : { limits: options.appLimits }
+    const opened = (apps = await openAppStore(redisUrl === undefined ? { dataDir, ...appLimits } : { backend: 'redis', url: redisUrl, ...appLimits }))
     // Its display shell keeps no App.persist state, so it serves no duet_view_state tool.
     const app = createAppServer({
       name: 'duet',

@@ -3,7 +3,7 @@ import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import * as z from 'zod'
 import type { AppServer, ToolExtra } from '../server/app-server.js'
 import { subjectOf } from '../server/subject.js'
-import { channelKey, scopeChannelStore } from '../channel/subject-scope.js'
+import { addressOwner, channelKey, scopeChannelStore } from '../channel/subject-scope.js'
 import { invalidOption } from '../server/errors.js'
 import type { ChannelStore } from '../channel/store.js'
 import { CHANNEL_META_KEY, DuetError } from 'duetkit/protocol'
@@ -55,6 +55,14 @@ const VIEW_META = { ui: { resourceUri: SHELL_URI }, [RESOURCE_URI_META_KEY]: SHE
 // Under the 60 s request timeout of the SDK clients, with room for the round trip.
 const SUGGESTED_WAIT_SECONDS = 50
 
+/** The display tools' `app`: what the render belongs to, and so the only app data its view may touch. */
+const APP_ARG = z
+  .string()
+  .optional()
+  .describe(
+    "The app this view belongs to, e.g. 'declaration-reader': the app-data namespace it reads with get_app_data (and the name to save it under). A view may touch only its own app's data; without app it reads none.",
+  )
+
 /** The app-only tool the shell calls for what to show when the host dropped it from the result. */
 export const GET_RENDER_TOOL = 'get_render'
 
@@ -103,10 +111,12 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
    * render the store refuses closes its channel again.
    */
   async function render(input: RenderInput, subject: string | undefined): Promise<string> {
-    const own = scopeChannelStore(channels, subject)
+    // Both are charged to the subject, or without auth to the caller's address: its renders evict only its own.
+    const owner = addressOwner()
+    const own = scopeChannelStore(channels, subject, owner)
     const channelId = await own.open()
     try {
-      await store.forSubject(subject).recordRender(channelId, input)
+      await store.forSubject(subject, owner).recordRender(channelId, input)
     } catch (err) {
       await own.close(channelId).catch(() => {})
       throw err
@@ -115,12 +125,15 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   }
 
   async function showHtml(
-    input: { html: string; title?: string },
+    input: { html: string; title?: string; app?: string },
     lead: (id: string) => string,
     withBody: boolean,
     subject: string | undefined,
   ): Promise<CallToolResult> {
-    const channelId = await render({ kind: 'html', html: input.html, ...(input.title !== undefined && { title: input.title }) }, subject)
+    const channelId = await render(
+      { kind: 'html', html: input.html, ...(input.title !== undefined && { title: input.title }), ...(input.app !== undefined && { app: input.app }) },
+      subject,
+    )
     return {
       content: [{ type: 'text', text: shownText(lead(channelId), channelId, storeFlag, channelKey(subject, channelId)) }],
       // The fragment travels in the tool input already; only load_app, whose input is a name, repeats it here.
@@ -135,7 +148,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   }
 
   async function showComponent(
-    input: { source: string; title?: string; props?: Record<string, unknown> },
+    input: { source: string; title?: string; props?: Record<string, unknown>; app?: string },
     lead: string,
     subject: string | undefined,
   ): Promise<CallToolResult> {
@@ -147,6 +160,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
         source: input.source,
         ...(input.title !== undefined && { title: input.title }),
         ...(input.props !== undefined && { props: input.props }),
+        ...(input.app !== undefined && { app: input.app }),
       },
       subject,
     )
@@ -176,10 +190,11 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       inputSchema: {
         html: z.string().min(1).describe('The fragment: markup with inline <style> and <script>. Escape user or model text you insert.'),
         title: z.string().max(200).optional().describe('A short name for the app, shown in saved-app lists.'),
+        app: APP_ARG,
       },
       view: { html: shellHtml, uri: SHELL_URI },
     },
-    (args: { html: string; title?: string }, extra: ToolExtra) =>
+    (args: { html: string; title?: string; app?: string }, extra: ToolExtra) =>
       guarded(() => showHtml(args, () => `Showing ${args.title ? `"${args.title}"` : 'the fragment'} to the user.`, false, subjectOf(extra))),
   )
 
@@ -198,10 +213,11 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
         source: z.string().min(1).describe('The component module (JSX).'),
         title: z.string().max(200).optional().describe('A short name for the app, shown in saved-app lists.'),
         props: z.record(z.string(), z.unknown()).optional().describe('JSON props passed to the view.'),
+        app: APP_ARG,
       },
       _meta: VIEW_META,
     },
-    (args: { source: string; title?: string; props?: Record<string, unknown> }, extra: ToolExtra) =>
+    (args: { source: string; title?: string; props?: Record<string, unknown>; app?: string }, extra: ToolExtra) =>
       guarded(() => showComponent(args, `Showing ${args.title ? `"${args.title}"` : 'the component'} to the user.`, subjectOf(extra))),
   )
 
@@ -241,14 +257,16 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     guarded(() => {
       const subject = subjectOf(extra)
       const about = `Loaded the saved app '${saved.name}'${saved.description ? ` (${saved.description})` : ''} and showing it again.`
+      // The view of a saved app belongs to the app of its name: it reads that app's data.
+      const app = saved.name
       if (saved.kind === 'component') {
         return showComponent(
-          { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }) },
+          { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }), app },
           about,
           subject,
         )
       }
-      return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }) }, () => about, true, subject)
+      return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }), app }, () => about, true, subject)
     })
 
   return { onLoad, viewMeta: VIEW_META }

@@ -6,7 +6,7 @@ import { guarded } from '../server/tool-error.js'
 import type { ChannelStore, Direction, ReadOptions } from './store.js'
 import { untouchedText } from './untouched-hint.js'
 import { subjectOf } from '../server/subject.js'
-import { scopeChannelStore } from './subject-scope.js'
+import { addressOwner, scopeChannelStore } from './subject-scope.js'
 
 /** Anything tools can be registered on: an `AppServer`, or a wrapper with the same `tool` method. */
 export type ChannelToolHost = Pick<AppServer, 'tool'>
@@ -53,7 +53,8 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
   if (!app || typeof app.tool !== 'function') invalidOption('registerChannelTools', 'app', 'must be an AppServer (from createAppServer)')
   if (!store || typeof store.send !== 'function') invalidOption('registerChannelTools', 'store', 'must be a ChannelStore (from openChannelStore)')
   // Each call sees the store as its caller's subject does (the shared space without auth): see subject-scope.ts.
-  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra))
+  // Quotas are charged to the subject, or without auth to the client address (see addressOwner).
+  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra), addressOwner())
 
   app.tool(
     'open_channel',
@@ -188,11 +189,11 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     'channel_stats',
     {
       description:
-        'Reports the channel store: its backend and how many stored messages could not be read (corrupt rows set aside so their neighbours were still delivered).',
+        "Reports your use of the channel store: its backend, your open channels and unread bytes against your quotas (limits), and how many of your stored messages could not be read (corrupt rows set aside so their neighbours were still delivered). Other users' use is not shown.",
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
-    () => guarded(async () => result({ ...(await store.stats()) })),
+    (_args: Record<string, never>, extra: ToolExtra) => guarded(async () => result({ ...(await own(extra).stats()) })),
   )
 }
 

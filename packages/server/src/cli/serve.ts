@@ -14,7 +14,7 @@ Runs the Duet agent-apps MCP server. Its tools:
                    get_render, for the shell only, fetches a render's compiled component
   channels         open_channel, notify_ui, poll_agent_messages, close_channel; notify_agent and
                    poll_ui_messages are for the app view only and stay out of the model's list;
-                   channel_stats reports the store (backend, unreadable rows set aside)
+                   channel_stats reports the caller's own use against their quotas
   saved apps       save_app, list_saved_apps, load_app (shows it again on a fresh channel),
                    delete_saved_app
   app data         put_app_data, get_app_data
@@ -58,11 +58,34 @@ Options:
   --max-channels N     channel quota: open channels the store may hold (default 100000)
   --compile-workers N  display_component compiler workers (default: CPUs, 2 to 4)
   --compile-memory-mb N  hard memory limit of one compiler worker, esbuild included (default 256, at least 96)
+  --max-store-bytes-per-subject N  the same for one user (token subject, else client address) (default 64 MiB)
+  --max-channels-per-subject N     (default 1000)
+  --max-renders N, --max-renders-per-subject N  render records kept in all (default 1000) and per user
+                   (default 100); a user past its share loses its own oldest, never another's
+  --max-saved-apps N, --max-saved-apps-per-subject N  saved apps in all (default 50000) and per user (500)
+  --max-data-apps N, --max-data-apps-per-subject N  app-data namespaces in all (100000) and per user (100)
+  --max-data-keys N, --max-data-keys-per-subject N  app-data keys in all (1000000) and per user (10000)
 
 Over stdio the server acts for whoever started it: set DUET_SUBJECT to give that user a subject of
 their own (the same data as their HTTP tokens' subject).
 Where it listens is printed to stderr; stdout carries only the protocol in --stdio mode.
 SIGINT/SIGTERM close gracefully and exit 0.`
+
+// The per-subject quotas beside the store-wide ones, and the agent-apps store's counts: flag, option name.
+const CHANNEL_QUOTA_FLAGS = [
+  ['max-store-bytes-per-subject', 'maxStoreBytesPerSubject'],
+  ['max-channels-per-subject', 'maxChannelsPerSubject'],
+] as const
+const APP_QUOTA_FLAGS = [
+  ['max-renders', 'maxRenders'],
+  ['max-renders-per-subject', 'maxRendersPerSubject'],
+  ['max-saved-apps', 'maxSavedApps'],
+  ['max-saved-apps-per-subject', 'maxSavedAppsPerSubject'],
+  ['max-data-apps', 'maxDataApps'],
+  ['max-data-apps-per-subject', 'maxDataAppsPerSubject'],
+  ['max-data-keys', 'maxDataKeys'],
+  ['max-data-keys-per-subject', 'maxDataKeysPerSubject'],
+] as const
 
 const parseServeArgs = (args: string[]) =>
   parseArgs({
@@ -90,6 +113,7 @@ const parseServeArgs = (args: string[]) =>
       'max-channels': { type: 'string' },
       'compile-workers': { type: 'string' },
       'compile-memory-mb': { type: 'string' },
+      ...Object.fromEntries([...CHANNEL_QUOTA_FLAGS, ...APP_QUOTA_FLAGS].map(([flag]) => [flag, { type: 'string' as const }])),
     },
     strict: true,
     allowPositionals: false,
@@ -159,15 +183,18 @@ export const serve: Command = {
 
     const redis = resolveRedisUrl(values['redis-url'], values['data-dir'])
     if (redis.problem) return usage(redis.problem)
-    const channelLimits: { maxStoreBytes?: number; maxChannels?: number } = {}
-    for (const [flag, limit] of [
-      ['max-store-bytes', 'maxStoreBytes'],
-      ['max-channels', 'maxChannels'],
+    const channelLimits: Record<string, number> = {}
+    const appLimits: Record<string, number> = {}
+    for (const [flag, limit, into] of [
+      ['max-store-bytes', 'maxStoreBytes', channelLimits],
+      ['max-channels', 'maxChannels', channelLimits],
+      ...CHANNEL_QUOTA_FLAGS.map(([f, l]) => [f, l, channelLimits] as const),
+      ...APP_QUOTA_FLAGS.map(([f, l]) => [f, l, appLimits] as const),
     ] as const) {
-      const text = values[flag]
+      const text = (values as Record<string, string | undefined>)[flag]
       if (text === undefined) continue
       if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) return usage(`--${flag} must be a positive integer, got '${text}'`)
-      channelLimits[limit] = Number(text)
+      into[limit] = Number(text)
     }
 
     const compilePool = compilePoolOf(values['compile-workers'], values['compile-memory-mb'])
@@ -182,6 +209,7 @@ export const serve: Command = {
       ...(rateLimit && { rateLimit }),
       channelLimits,
       compilePool,
+      appLimits,
     })
     try {
       if (http) {

@@ -3,14 +3,14 @@ import { DuetError, isDuetError } from 'duetkit/protocol'
 
 /**
  * The one shape of a failed Duet tool call: text the model reads (`CODE: what went wrong. What to
- * do.`) and the same facts structured, for views and programs to branch on.
+ * do.`) and the same facts structured (code, message, data), for views and programs to branch on.
  */
 export function toolError(err: DuetError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-    // BUSY also carries its data: a caller (a view, a program) waits `data.retryAfterSeconds` before trying again.
-    structuredContent: { error: { code: err.code, message: err.message, ...(err.code === 'BUSY' && err.data !== undefined && { data: err.data }) } },
+    // `data` names the facts at fault (a quota, its limit and the use), for programs to branch on.
+    structuredContent: { error: { code: err.code, message: err.message, ...(err.data !== undefined && { data: err.data }) } },
   }
 }
 

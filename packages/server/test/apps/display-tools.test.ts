@@ -29,7 +29,8 @@ describe('the display tools in the listing', () => {
       expect(tool, name).toBeDefined()
       expect((tool!._meta as any)?.ui?.resourceUri, name).toBe(SHELL_URI)
       expect((tool!._meta as any)?.['ui/resourceUri'], name).toBe(SHELL_URI)
-      expect((tool!._meta as any)?.ui?.visibility, `${name} is for the model`).toBeUndefined()
+      // load_app is the agent's alone (a view loading saved apps would reach its neighbours); the display tools are for both.
+      expect((tool!._meta as any)?.ui?.visibility, name).toEqual(name === 'load_app' ? ['model'] : undefined)
     }
     const { resources } = await server.client.listResources()
     expect(resources.filter((r) => r.uri === SHELL_URI)).toHaveLength(1)

@@ -50,6 +50,10 @@ describe('duet serve quota flags', () => {
       ['--max-channels', '0'],
       ['--max-store-bytes', '1.5'],
       ['--max-store-bytes', 'lots'],
+      ['--max-channels-per-subject', '0'],
+      ['--max-store-bytes-per-subject', '0x10'],
+      ['--max-renders-per-subject', 'many'],
+      ['--max-data-keys', '2.5'],
     ]) {
       const run = spawnSync(process.execPath, [bin, 'serve', '--stdio', '--data-dir', data.dir, flag, value], { encoding: 'utf8', timeout: 20_000 })
       expect(run.status, `${flag} ${value}`).toBe(2)

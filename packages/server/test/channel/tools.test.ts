@@ -148,14 +148,14 @@ describe('channel tools', () => {
     for (const [name, args, code, message] of cases) {
       const r = await call(name, args)
       expect(r.isError, name).toBe(true)
-      expect(r.structuredContent, name).toEqual({ error: { code, message: expect.stringMatching(message) } })
+      expect(r.structuredContent, name).toMatchObject({ error: { code, message: expect.stringMatching(message) } })
       expect(text(r), name).toBe(`${code}: ${(r.structuredContent!.error as { message: string }).message}`)
     }
     await call('close_channel', { channel_id: channel })
     const closed = await call('notify_ui', { channel_id: channel, event: 'e' })
     expect(closed.isError).toBe(true)
     expect(text(closed)).toMatch(/^CHANNEL_CLOSED: .*Open a new channel/)
-    expect(closed.structuredContent).toEqual({ error: { code: 'CHANNEL_CLOSED', message: expect.stringMatching(/Open a new channel/) } })
+    expect(closed.structuredContent).toMatchObject({ error: { code: 'CHANNEL_CLOSED', message: expect.stringMatching(/Open a new channel/) } })
     // Arguments of the wrong type are refused by the schema, also as a tool error.
     const wrong = await call('poll_agent_messages', { channel_id: 42 })
     expect(wrong.isError).toBe(true)

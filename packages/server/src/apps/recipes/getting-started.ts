@@ -20,7 +20,8 @@ while it is open. Read this first; the other recipes go deeper.
   with \`poll_agent_messages\`; the app uses \`notify_agent\` and \`poll_ui_messages\`, which you do not
   see. See \`bidirectional-events\`.
 - **App data** keeps bulky content out of the app: store it with \`put_app_data\`, and the app reads
-  it a page at a time with \`get_app_data\`. See \`content-viewer\`.
+  it a page at a time with \`get_app_data\`, once you display it with that \`app\` (a view reads only
+  its own app's data). See \`content-viewer\`.
 - **Saved apps**: \`save_app\` keeps what was rendered on a channel under a name; \`list_saved_apps\`
   and \`load_app\` bring it back.
 - **Logs**: the app writes with \`write_server_log\`, you read with \`tail_server_log\`. See \`debugging\`.

@@ -51,6 +51,7 @@ const driver = createSharedDriver(
     channel: shellChannel,
   },
   (message, data) => logFailure(message, data),
+  () => channelId,
 )
 
 let channelId: string | undefined
