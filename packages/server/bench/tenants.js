@@ -18,7 +18,7 @@ import { loadTestHelpers } from '../../../test/support/load-test-helpers.js'
 import { serveHttp } from './channel/serve-process.js'
 
 const REDIS = process.argv.includes('--redis')
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15)
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10)
 const WARMUP = 3
 const HARD_STOP_MS = 170_000
 const RESOURCE = 'http://127.0.0.1/duet-tenants-bench/mcp'
