@@ -312,7 +312,9 @@ async function main() {
       `duet serve --http --sessions on ${REDIS ? 'Redis' : 'SQLite'}, --rate-limit ${RATE_LIMIT}, --max-channels-per-subject ${CHANNELS_PER_SUBJECT}, --max-store-bytes-per-subject ${BYTES_PER_SUBJECT}, other quotas default; two users of a real oidc-provider issuer`,
     )
     if (FLOOD_KINDS) console.log(`flood: only ${FLOOD_KINDS.join(', ')} (BENCH_FLOOD)`)
-    console.log(`victim: ${ITERATIONS} turns of 11 tool calls a phase (at most ${FLOOD_PHASE_MAX_SECONDS} s; + ${WARMUP} warm-up turns), alone and then under the flood`)
+    console.log(
+      `victim: ${ITERATIONS} turns of 11 tool calls a phase (at most ${FLOOD_PHASE_MAX_SECONDS} s; + ${WARMUP} warm-up turns), alone and then under the flood`,
+    )
 
     const warm = { times: {}, errors: [] }
     for (let i = 0; i < WARMUP; i++) await victimTurn(victim, -1 - i, warm.times, warm.errors)
