@@ -22,6 +22,10 @@ export function upgradeSchema(db: Database.Database): void {
     db.exec(`ALTER TABLE channels ADD COLUMN owner TEXT NOT NULL DEFAULT '';
       UPDATE channels SET owner = substr(id, 1, 23) WHERE id GLOB 's[A-Za-z0-9_-]*' AND substr(id, 24, 1) = '.';`)
   }
+  if (!columns('messages').has('owner')) {
+    db.exec(`ALTER TABLE messages ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+      UPDATE messages SET owner = coalesce((SELECT owner FROM channels WHERE id = messages.channel), '');`)
+  }
   upgradeOwners(db)
   db.exec(`
     INSERT INTO stats (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM messages WHERE true ON CONFLICT (name) DO NOTHING;
@@ -41,7 +45,8 @@ export function upgradeSchema(db: Database.Database): void {
 
 /**
  * The per-owner counters (bytes of stored messages, open channels, set-aside rows) beside the store-wide ones,
- * kept by triggers as those are. An owner's row is made when its first channel is (`ensureOwner`), so the
+ * kept by triggers as those are. Each message carries its channel's owner, so the shared space ('') costs its
+ * triggers nothing and a subject's message one primary-key update. An owner's row is made when its first channel is (`ensureOwner`), so the
  * triggers only ever update; the counts of a file from before owners existed are computed once.
  */
 function upgradeOwners(db: Database.Database): void {
@@ -53,13 +58,13 @@ function upgradeOwners(db: Database.Database): void {
     db.exec(`INSERT INTO owners (owner) SELECT DISTINCT owner FROM channels WHERE owner != '';
       UPDATE owners SET
         channels = (SELECT count(*) FROM channels c WHERE c.owner = owners.owner AND c.state = 0),
-        bytes = (SELECT coalesce(sum(m.size), 0) FROM messages m JOIN channels c ON c.id = m.channel WHERE c.owner = owners.owner);`)
+        bytes = (SELECT coalesce(sum(size), 0) FROM messages m WHERE m.owner = owners.owner);`)
   }
   db.exec(`
-    CREATE TRIGGER IF NOT EXISTS messages_owner_in AFTER INSERT ON messages
-      BEGIN UPDATE owners SET bytes = bytes + NEW.size WHERE owner = (SELECT owner FROM channels WHERE id = NEW.channel); END;
-    CREATE TRIGGER IF NOT EXISTS messages_owner_out AFTER DELETE ON messages
-      BEGIN UPDATE owners SET bytes = bytes - OLD.size WHERE owner = (SELECT owner FROM channels WHERE id = OLD.channel); END;
+    CREATE TRIGGER IF NOT EXISTS messages_owner_in AFTER INSERT ON messages WHEN NEW.owner != ''
+      BEGIN UPDATE owners SET bytes = bytes + NEW.size WHERE owner = NEW.owner; END;
+    CREATE TRIGGER IF NOT EXISTS messages_owner_out AFTER DELETE ON messages WHEN OLD.owner != ''
+      BEGIN UPDATE owners SET bytes = bytes - OLD.size WHERE owner = OLD.owner; END;
     CREATE TRIGGER IF NOT EXISTS channels_owner_in AFTER INSERT ON channels WHEN NEW.state = 0
       BEGIN UPDATE owners SET channels = channels + 1 WHERE owner = NEW.owner; END;
     CREATE TRIGGER IF NOT EXISTS channels_owner_change AFTER UPDATE OF state ON channels WHEN (OLD.state = 0) != (NEW.state = 0)

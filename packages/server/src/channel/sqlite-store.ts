@@ -79,7 +79,8 @@ CREATE TABLE IF NOT EXISTS messages (
   event TEXT NOT NULL,
   data TEXT NOT NULL,
   at INTEGER NOT NULL,
-  size INTEGER NOT NULL DEFAULT 0
+  size INTEGER NOT NULL DEFAULT 0,
+  owner TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS messages_queue ON messages (channel, dir, seq);
 CREATE TABLE IF NOT EXISTS stats (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -179,7 +180,7 @@ class SqliteChannelStore implements ChannelStore {
       countSetAside: db.prepare(`UPDATE owners SET set_aside = set_aside + ? WHERE owner = (SELECT owner FROM channels WHERE id = ?)`),
       markApp: db.prepare(`UPDATE channels SET app_seen = 1 WHERE id = ? AND app_seen = 0`),
       appSeen: db.prepare(`SELECT app_seen FROM channels WHERE id = ?`),
-      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size) VALUES (?, ?, ?, ?, ?, ?)`),
+      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size, owner) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       first: db.prepare(`SELECT seq, event, data, at FROM messages WHERE channel = ? AND dir = ? AND seq > ? ORDER BY seq LIMIT ?`),
       ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND seq <= ?`),
       dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
@@ -228,7 +229,7 @@ class SqliteChannelStore implements ChannelStore {
         }
         throw queueFullError(id, limits)
       }
-      return Number(s.insert.run(id, d, event, json, now, bytes).lastInsertRowid)
+      return Number(s.insert.run(id, d, event, json, now, bytes, owner).lastInsertRowid)
     })
     this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
       const last = (s.lastSeq.get() as { seq: number } | undefined)?.seq ?? 0
