@@ -46,9 +46,11 @@ export interface DisplayTools {
   viewMeta: Record<string, unknown>
 }
 
-const WIDGET_API =
-  'window.duet.notifyAgent(event, data), onAgentMessage(fn), callTool(name, args), updateModelContext(value), sendMessage(text), ' +
-  'openLink(url), log(level, message, data), theme, onTheme(fn), channelId'
+/** `window.duet` as the display tools describe it: every member of the shell's API (shell/api.ts), and what the promises resolve with. */
+export const WIDGET_API =
+  'window.duet: ready (a promise of the channel id), channelId, notifyAgent(event, data) (resolves { id }), onAgentMessage(fn), ' +
+  'callTool(name, args) (resolves the tool result { content, structuredContent }; rejects with an Error whose code says why), ' +
+  'updateModelContext(value), sendMessage(text), openLink(url), log(level, message, data), host, hostContext, theme, onTheme(fn), toolInput'
 
 const VIEW_META = { ui: { resourceUri: SHELL_URI }, [RESOURCE_URI_META_KEY]: SHELL_URI }
 
@@ -197,7 +199,10 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       inputSchema: {
         source: z.string().min(1).describe('The component module (JSX).'),
         title: z.string().max(200).optional().describe('A short name for the app, shown in saved-app lists.'),
-        props: z.record(z.string(), z.unknown()).optional().describe('JSON props passed to the view.'),
+        props: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('JSON props for the view, which gets them as { state, props } (intent and model do not); save_app keeps them.'),
       },
       _meta: VIEW_META,
     },
@@ -210,7 +215,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     {
       title: 'What a render shows',
       description:
-        'For the display shell: what the render on channel_id shows ({ kind, title?, html? | script and props }), the component compiled. ' +
+        'App-only (the display shell calls it through the host; the model does not): what the render on channel_id shows ({ kind, title?, html? | script and props }), the component compiled. ' +
         'The shell calls it for a component, and for anything a host dropped from the tool result.',
       inputSchema: { channel_id: z.string().describe('The channel the render minted.') },
       annotations: { readOnlyHint: true },

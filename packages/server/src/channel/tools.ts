@@ -156,7 +156,8 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
   app.tool(
     'notify_agent',
     {
-      description: 'For the app view: sends one message to the agent on channel_id. Returns the stored message id.',
+      description:
+        'App-only (the app view calls it through the host; the model does not): sends one message to the agent on channel_id. Returns the stored message id.',
       inputSchema: { channel_id: channelId, event, data },
       visibility: ['app'],
     },
@@ -171,7 +172,7 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     'poll_ui_messages',
     {
       description:
-        'For the app view: returns the messages the agent sent on channel_id, oldest first; `after` acknowledges up to that id (see poll_agent_messages). ' +
+        'App-only (the app view calls it through the host; the model does not): returns the messages the agent sent on channel_id, oldest first; `after` acknowledges up to that id (see poll_agent_messages). ' +
         `With wait_ms (0-${MAX_APP_WAIT_MS}) it long-polls: it returns as soon as a message arrives.`,
       inputSchema: {
         channel_id: channelId,
