@@ -17,6 +17,7 @@ import type { RenderInput } from './render-store.js'
 import type { LoadAppHook } from './saved-app-tools.js'
 import type { SavedApp } from './saved-apps.js'
 import { HTML_META_KEY } from './shell/globals.js'
+import { MovedApps, type MovedApp } from './moved-apps.js'
 import { guarded } from '../server/tool-error.js'
 
 /** Options of {@link registerDisplayTools}. */
@@ -44,6 +45,8 @@ export interface DisplayTools {
   onLoad: LoadAppHook
   /** The `_meta` that makes a tool's result render in the display shell (for load_app). */
   viewMeta: Record<string, unknown>
+  /** Where load_app showed again the app last shown on `channelId`, for notify_ui's hint (registerChannelTools' `movedTo`). */
+  movedTo(subject: string | undefined, channelId: string): MovedApp | undefined
 }
 
 /** `window.duet` as the display tools describe it: every member of the shell's API (shell/api.ts), and what the promises resolve with. */
@@ -95,6 +98,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   // A URL with a password is not repeated to the model; `duet wait` then reads DUET_REDIS_URL, which the agent's shell has.
   const storeFlag = redisUrl === undefined ? ` --data-dir ${quote(dataDir)}` : /\/\/[^@/]*@/.test(redisUrl) ? '' : ` --redis-url ${quote(redisUrl)}`
   const pool = compilePoolOf(options, app)
+  const moved = new MovedApps()
   const cache = new CompileCache()
   /** The compiled script of a source, compiled once per subject for its recent sources (anonymous callers share ''). */
   const compiled = (source: string, subject: string | undefined): Promise<string> =>
@@ -113,6 +117,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       await own.close(channelId).catch(() => {})
       throw err
     }
+    moved.shown(subject, channelId, input)
     return channelId
   }
 
@@ -243,20 +248,28 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   )
 
   const onLoad: LoadAppHook = (saved: SavedApp, extra: ToolExtra) =>
-    guarded(() => {
+    guarded(async () => {
       const subject = subjectOf(extra)
-      const about = `Loaded the saved app '${saved.name}'${saved.description ? ` (${saved.description})` : ''} and showing it again.`
-      if (saved.kind === 'component') {
-        return showComponent(
-          { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }) },
-          about,
-          subject,
-        )
-      }
-      return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }) }, () => about, true, subject)
+      const previous = moved.newestOf(subject, saved)
+      const shown = await showSaved(saved, subject)
+      const channelId = (shown.structuredContent as { channel_id: string }).channel_id
+      moved.loaded(subject, previous, channelId, saved.name)
+      return shown
     })
 
-  return { onLoad, viewMeta: VIEW_META }
+  function showSaved(saved: SavedApp, subject: string | undefined): Promise<CallToolResult> {
+    const about = `Loaded the saved app '${saved.name}'${saved.description ? ` (${saved.description})` : ''} and showing it again.`
+    if (saved.kind === 'component') {
+      return showComponent(
+        { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }) },
+        about,
+        subject,
+      )
+    }
+    return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }) }, () => about, true, subject)
+  }
+
+  return { onLoad, viewMeta: VIEW_META, movedTo: (subject, channelId) => moved.movedTo(subject, channelId) }
 }
 
 /** The pool `options` name: a shared one as given, else one of the tools' own, closed with the server. */

@@ -69,7 +69,8 @@ Later, in this or another conversation:
 
 \`load_app\` shows the saved app to the user again by itself, on a fresh channel: do not display
 it again. Its result carries the new \`channel_id\` (and, for an HTML app, the \`html\`); use the new
-id from then on. The old copy keeps its old channel.
+id from then on. The old copy keeps its old channel; a \`notify_ui\` there is answered with a
+\`hint\` and \`moved_to\` naming the new one.
 
 ## What a fragment's scripts get: \`window.duet\`
 
