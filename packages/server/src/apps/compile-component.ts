@@ -184,12 +184,17 @@ export async function compileIn(pool: CompilePool, source: string, subject: stri
   }
   const reply = await pool.run(subject, { ...(await sharedRequest()), source })
   if (reply.ok) {
-    const outBytes = Buffer.byteLength(reply.script, 'utf8')
+    // The limit is on the code; the inline source map (about the size of the source again) is kept only while
+    // the whole still fits, so a large module that compiled before still does, its runtime errors unmapped.
+    const mapAt = reply.script.lastIndexOf('//# sourceMappingURL=')
+    const code = mapAt < 0 ? reply.script : reply.script.slice(0, mapAt)
+    const outBytes = Buffer.byteLength(code, 'utf8')
     if (outBytes > limits.maxOutputBytes) {
       throw limitError('output', `The compiled module is ${outBytes} bytes, over the limit of ${limits.maxOutputBytes}.`, { bytes: outBytes })
     }
+    const script = Buffer.byteLength(reply.script, 'utf8') > limits.maxOutputBytes ? code : reply.script
     // Named, so the browser's stack frames say which script they are in and the shell maps those to the agent's lines.
-    return { script: `${reply.script}//# sourceURL=${COMPONENT_SCRIPT_NAME}\n` }
+    return { script: `${script}//# sourceURL=${COMPONENT_SCRIPT_NAME}\n` }
   }
   if ('fatal' in reply)
     throw limitError('crash', `The compiler failed on this module (${reply.fatal.slice(0, 300)}). Simplify the module; the server is unaffected.`)

@@ -55,3 +55,16 @@ describe('a compiled component carries the map back to the agent’s source', ()
     expect(map.sourcesContent[at]).toBe(source)
   })
 })
+
+describe('the source map never costs a module its compile', () => {
+  it('a module whose code fits the output limit but whose map would not compiles without the map', async () => {
+    const text = 'x'.repeat(30_000)
+    const source = `const TEXT = '${text}'\nexport default function V() { return <p>{TEXT.length}</p> }\n`
+    const { script } = await compileComponent(source, { maxOutputBytes: 45_000 })
+    expect(script).toContain(text)
+    expect(script).not.toContain('sourceMappingURL')
+    expect(script).toMatch(/\/\/# sourceURL=duet-component\.js\n$/)
+    const mapped = await compileComponent(source)
+    expect(mapped.script).toContain('sourceMappingURL=data:application/json;base64,')
+  })
+})
