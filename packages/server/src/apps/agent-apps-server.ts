@@ -80,7 +80,8 @@ export async function createAgentAppsServer(options: AgentAppsOptions = {}): Pro
       ...(options.auth !== undefined && { auth: options.auth }),
       ...(options.rateLimit !== undefined && { rateLimit: buckets ? { ...options.rateLimit, store: buckets } : options.rateLimit }),
     })
-    registerChannelTools(app, store)
+    // notify_ui on a channel whose app load_app showed again names the new channel (the display tools know it).
+    registerChannelTools(app, store, { movedTo: (subject, channelId) => display.movedTo(subject, channelId) })
     // Corrupt rows the channel store set aside go to the log the agent reads with tail_server_log.
     store.onSetAside((e) => {
       const message = `channel ${e.channelId}: ${e.count} unreadable stored message(s) set aside (${e.direction}); the others were delivered`

@@ -42,7 +42,7 @@ export function registerAppDataTools(app: Pick<AppServer, 'tool'>, store: AppSto
     'get_app_data',
     {
       description:
-        `Read one page of an app's data. An array pages by items (default ${DEFAULT_PAGE_ITEMS}), a string by characters (default ${DEFAULT_PAGE_CHARS}); ` +
+        `App-only (the app view calls it through the host; you store the data with put_app_data): reads one page of an app's data. An array pages by items (default ${DEFAULT_PAGE_ITEMS}), a string by characters (default ${DEFAULT_PAGE_CHARS}); ` +
         'any other JSON value comes whole. Returns { value, offset, total, next? }; pass next as offset for the following page.',
       inputSchema: {
         app: z.string(),

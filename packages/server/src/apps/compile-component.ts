@@ -4,7 +4,7 @@ import { DuetError } from 'duetkit/protocol'
 import { limitError, type CompileLimits } from './compile-limits.js'
 import { createCompilePool, type CompilePool } from './compile-pool.js'
 import type { CompileRequest } from './compile-worker.js'
-import { MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
+import { COMPONENT_SCRIPT_NAME, MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
 
 /**
  * The modules a `display_component` module may import. The display shell already carries them and
@@ -56,14 +56,58 @@ const IMPORT_REFUSAL =
   `Cannot import "%PATH%": a display_component module may import only ${SHARED_MODULE_IDS.filter((m) => !m.includes('jsx')).join(' and ')} ` +
   '(JSX needs no import). Put helpers and data in the module itself, or store bulky data with put_app_data and read it with get_app_data.'
 
-function problemOf(message: Message): CompileProblem {
+/** What a compile error can name besides the message: the exports of the agent's module and of the shared modules. */
+interface ProblemContext {
+  agentExports?: string[]
+  shared: Record<SharedModuleId, string[]>
+}
+
+const listed = (names: string[]) => (names.length === 0 ? 'nothing' : names.map((n) => (n === 'default' ? 'default' : `\`${n}\``)).join(', '))
+
+function problemOf(message: Message, context: ProblemContext): CompileProblem {
   const loc = message.location
-  // A missing default export is reported at our entry's import; say what to change in the agent's file.
+  // A missing default export is reported at our entry's import; say what to change in the agent's file, and what it has.
   if (loc && loc.file !== SOURCE_LOCATION && /No matching export .* for import "default"/.test(message.text)) {
-    return { text: 'The module has no default export: end it with `export default MyView`, where MyView is the view function with its statics.' }
+    const has = context.agentExports === undefined ? '' : ` It exports ${listed(context.agentExports)}.`
+    return { text: `The module has no default export: end it with \`export default MyView\`, where MyView is the view function with its statics.${has}` }
   }
   if (!loc || loc.file !== SOURCE_LOCATION) return { text: message.text }
-  return { text: message.text, line: loc.line, column: loc.column + 1, lineText: loc.lineText }
+  const at = { line: loc.line, column: loc.column + 1, lineText: loc.lineText }
+  const missing = /^No matching export in "duet-shared:([^"]+)" for import "([^"]+)"$/.exec(message.text)
+  if (missing && Object.hasOwn(context.shared, missing[1])) {
+    const names = [...context.shared[missing[1] as SharedModuleId]].sort()
+    return { text: `${missing[1]} has no export named "${missing[2]}". It exports: ${listed(names)}.`, ...at }
+  }
+  if (/^Unterminated regular expression$/.test(message.text)) return unclosedJsx(loc.lineText, at)
+  return { text: message.text, ...at }
+}
+
+/**
+ * esbuild's words for JSX left open: inside a `{` or `(` that is not closed, a closing tag's `/` starts a
+ * regular expression to the parser, which then fails at the end of the line. Point at the closing tag
+ * instead, and name the bracket on the line that is still open, if there is one.
+ */
+function unclosedJsx(lineText: string, at: Required<Omit<CompileProblem, 'text'>>): CompileProblem {
+  const upTo = lineText.slice(0, at.column - 1)
+  const tagAt = upTo.lastIndexOf('</')
+  const end = tagAt < 0 ? upTo.length : tagAt
+  const open: number[] = []
+  for (let i = 0; i < end; i++) {
+    const c = lineText[i]
+    if (c === '{' || c === '(') open.push(i)
+    else if ((c === '}' || c === ')') && open.length > 0) open.pop()
+  }
+  const tag = tagAt < 0 ? undefined : /^<\/[\w.-]*>?/.exec(lineText.slice(tagAt))![0]
+  const before = tag ? ` before \`${tag}\`` : ''
+  const which =
+    open.length > 0
+      ? `the "${lineText[open.at(-1)!]}" at column ${open.at(-1)! + 1} is not closed${before}`
+      : `a "{" or "(" opened earlier is not closed${before}`
+  return {
+    text: `JSX left open: ${which}, so the parser read the closing tag's "/" as the start of a regular expression. Close each { and ( inside the JSX before its closing tag.`,
+    ...at,
+    ...(tagAt >= 0 && { column: tagAt + 1 }),
+  }
 }
 
 /** One line per problem: `line 3, column 12: Expected ";" but found "x"`, then the line and a caret. */
@@ -141,15 +185,22 @@ export async function compileIn(pool: CompilePool, source: string, subject: stri
   }
   const reply = await pool.run(subject, { ...(await sharedRequest()), source })
   if (reply.ok) {
-    const outBytes = Buffer.byteLength(reply.script, 'utf8')
+    // The limit is on the code; the inline source map (about the size of the source again) is kept only while
+    // the whole still fits, so a large module that compiled before still does, its runtime errors unmapped.
+    const mapAt = reply.script.lastIndexOf('//# sourceMappingURL=')
+    const code = mapAt < 0 ? reply.script : reply.script.slice(0, mapAt)
+    const outBytes = Buffer.byteLength(code, 'utf8')
     if (outBytes > limits.maxOutputBytes) {
       throw limitError('output', `The compiled module is ${outBytes} bytes, over the limit of ${limits.maxOutputBytes}.`, { bytes: outBytes })
     }
-    return { script: reply.script }
+    const script = Buffer.byteLength(reply.script, 'utf8') > limits.maxOutputBytes ? code : reply.script
+    // Named, so the browser's stack frames say which script they are in and the shell maps those to the agent's lines.
+    return { script: `${script}//# sourceURL=${COMPONENT_SCRIPT_NAME}\n` }
   }
   if ('fatal' in reply)
     throw limitError('crash', `The compiler failed on this module (${reply.fatal.slice(0, 300)}). Simplify the module; the server is unaffected.`)
-  const problems = (reply.errors as Message[]).map(problemOf)
+  const context: ProblemContext = { shared: await sharedExports(), ...('exports' in reply && reply.exports && { agentExports: reply.exports }) }
+  const problems = (reply.errors as Message[]).map((m) => problemOf(m, context))
   throw new DuetError('COMPILE_ERROR', `The component does not compile:\n${formatProblems(problems)}`, { problems })
 }
 

@@ -28,8 +28,11 @@ export interface CompileRequest {
   refusal: string
 }
 
-/** What the worker answers for one build. */
-export type CompileReply = { ok: true; script: string } | { ok: false; errors: unknown[] } | { ok: false; fatal: string }
+/**
+ * What the worker answers for one build. A failure for want of a default export also names what the
+ * agent's module does export (`exports`), so the error can list them.
+ */
+export type CompileReply = { ok: true; script: string } | { ok: false; errors: unknown[]; exports?: string[] } | { ok: false; fatal: string }
 
 /** One build, numbered so a late answer of a cancelled build cannot be taken for the next one's. */
 export interface CompileJob {
@@ -81,12 +84,39 @@ async function build(req) {
       charset: 'utf8',
       legalComments: 'none',
       logLevel: 'silent',
+      // Inline, with the agent's text: the shell maps a runtime stack back to the agent's lines with it.
+      sourcemap: 'inline',
+      sourcesContent: true,
       plugins: [sandbox],
     })
     return { ok: true, script: result.outputFiles[0].text }
   } catch (err) {
-    if (err && Array.isArray(err.errors) && err.errors.length > 0) return { ok: false, errors: err.errors }
+    if (err && Array.isArray(err.errors) && err.errors.length > 0) {
+      const noDefault = err.errors.some((e) => /for import "default"/.test(e.text))
+      return { ok: false, errors: err.errors, ...(noDefault && { exports: await exportsOf(req) }) }
+    }
     return { ok: false, fatal: String((err && err.message) || err) }
+  }
+}
+// The names the agent's module exports, read from esbuild's metafile of the module alone (nothing bundled).
+async function exportsOf(req) {
+  try {
+    const result = await esbuild.build({
+      stdin: { contents: req.source, loader: 'tsx', sourcefile: req.sourceFile },
+      bundle: false,
+      write: false,
+      format: 'esm',
+      jsx: 'automatic',
+      jsxImportSource: 'duetkit',
+      tsconfigRaw: {},
+      logLevel: 'silent',
+      metafile: true,
+      outfile: 'out.js',
+    })
+    const outputs = Object.values(result.metafile.outputs)
+    return outputs.length > 0 ? outputs[0].exports : []
+  } catch {
+    return []
   }
 }
 process.on('message', async (job) => {

@@ -17,6 +17,7 @@ import type { RenderInput } from './render-store.js'
 import type { LoadAppHook } from './saved-app-tools.js'
 import type { SavedApp } from './saved-apps.js'
 import { HTML_META_KEY } from './shell/globals.js'
+import { MovedApps, type MovedApp } from './moved-apps.js'
 import { guarded } from '../server/tool-error.js'
 
 /** Options of {@link registerDisplayTools}. */
@@ -44,11 +45,15 @@ export interface DisplayTools {
   onLoad: LoadAppHook
   /** The `_meta` that makes a tool's result render in the display shell (for load_app). */
   viewMeta: Record<string, unknown>
+  /** Where load_app showed again the app last shown on `channelId`, for notify_ui's hint (registerChannelTools' `movedTo`). */
+  movedTo(subject: string | undefined, channelId: string): MovedApp | undefined
 }
 
-const WIDGET_API =
-  'window.duet.notifyAgent(event, data), onAgentMessage(fn), callTool(name, args), updateModelContext(value), sendMessage(text), ' +
-  'openLink(url), log(level, message, data), theme, onTheme(fn), channelId'
+/** `window.duet` as the display tools describe it: every member of the shell's API (shell/api.ts), and what the promises resolve with. */
+export const WIDGET_API =
+  'window.duet: ready (a promise of the channel id), channelId, notifyAgent(event, data) (resolves { id }), onAgentMessage(fn), ' +
+  'callTool(name, args) (resolves the tool result { content, structuredContent }; rejects with an Error whose code says why), ' +
+  'updateModelContext(value), sendMessage(text), openLink(url), log(level, message, data), host, hostContext, theme, onTheme(fn), toolInput'
 
 const VIEW_META = { ui: { resourceUri: SHELL_URI }, [RESOURCE_URI_META_KEY]: SHELL_URI }
 
@@ -101,6 +106,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   // A URL with a password is not repeated to the model; `duet wait` then reads DUET_REDIS_URL, which the agent's shell has.
   const storeFlag = redisUrl === undefined ? ` --data-dir ${quote(dataDir)}` : /\/\/[^@/]*@/.test(redisUrl) ? '' : ` --redis-url ${quote(redisUrl)}`
   const pool = compilePoolOf(options, app)
+  const moved = new MovedApps()
   const cache = new CompileCache()
   /** The compiled script of a source, compiled once per subject for its recent sources (anonymous callers share ''). */
   const compiled = (source: string, subject: string | undefined): Promise<string> =>
@@ -121,6 +127,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       await own.close(channelId).catch(() => {})
       throw err
     }
+    moved.shown(subject, channelId, input)
     return channelId
   }
 
@@ -212,7 +219,10 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
       inputSchema: {
         source: z.string().min(1).describe('The component module (JSX).'),
         title: z.string().max(200).optional().describe('A short name for the app, shown in saved-app lists.'),
-        props: z.record(z.string(), z.unknown()).optional().describe('JSON props passed to the view.'),
+        props: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('JSON props for the view, which gets them as { state, props } (intent and model do not); save_app keeps them.'),
         app: APP_ARG,
       },
       _meta: VIEW_META,
@@ -226,7 +236,7 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
     {
       title: 'What a render shows',
       description:
-        'For the display shell: what the render on channel_id shows ({ kind, title?, html? | script and props }), the component compiled. ' +
+        'App-only (the display shell calls it through the host; the model does not): what the render on channel_id shows ({ kind, title?, html? | script and props }), the component compiled. ' +
         'The shell calls it for a component, and for anything a host dropped from the tool result.',
       inputSchema: { channel_id: z.string().describe('The channel the render minted.') },
       annotations: { readOnlyHint: true },
@@ -254,22 +264,30 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   )
 
   const onLoad: LoadAppHook = (saved: SavedApp, extra: ToolExtra) =>
-    guarded(() => {
+    guarded(async () => {
       const subject = subjectOf(extra)
-      const about = `Loaded the saved app '${saved.name}'${saved.description ? ` (${saved.description})` : ''} and showing it again.`
-      // The view of a saved app belongs to the app of its name: it reads that app's data.
-      const app = saved.name
-      if (saved.kind === 'component') {
-        return showComponent(
-          { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }), app },
-          about,
-          subject,
-        )
-      }
-      return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }), app }, () => about, true, subject)
+      const previous = moved.newestOf(subject, saved)
+      const shown = await showSaved(saved, subject)
+      const channelId = (shown.structuredContent as { channel_id: string }).channel_id
+      moved.loaded(subject, previous, channelId, saved.name)
+      return shown
     })
 
-  return { onLoad, viewMeta: VIEW_META }
+  function showSaved(saved: SavedApp, subject: string | undefined): Promise<CallToolResult> {
+    const about = `Loaded the saved app '${saved.name}'${saved.description ? ` (${saved.description})` : ''} and showing it again.`
+    // The view of a saved app belongs to the app of its name: it reads that app's data.
+    const app = saved.name
+    if (saved.kind === 'component') {
+      return showComponent(
+        { source: saved.source!, ...(saved.title !== undefined && { title: saved.title }), ...(saved.props !== undefined && { props: saved.props }), app },
+        about,
+        subject,
+      )
+    }
+    return showHtml({ html: saved.html!, ...(saved.title !== undefined && { title: saved.title }), app }, () => about, true, subject)
+  }
+
+  return { onLoad, viewMeta: VIEW_META, movedTo: (subject, channelId) => moved.movedTo(subject, channelId) }
 }
 
 /** The pool `options` name: a shared one as given, else one of the tools' own, closed with the server. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { DuetError, isChannelId, MINTED_CHANNEL_PREFIX } from 'duetkit/protocol'
+import { TYPO_HINT } from './untouched-hint.js'
 
 /** Which queue of a channel: what the app sends the agent, or what the agent sends the app. */
 export type Direction = 'app-to-agent' | 'agent-to-app'
@@ -222,7 +223,8 @@ export function isMintedId(id: string): boolean {
 export function unknownChannelError(id: string, backend: string): DuetError {
   return new DuetError(
     'UNKNOWN_CHANNEL',
-    `Channel '${id}' was minted by a Duet channel store, but not by this one (${backend}). The agent and the app are most likely using different stores: another data folder (--data-dir, DUET_DATA_DIR) or another Redis, or the Redis that minted it lost its data. Point both at the same store, or open a new channel.`,
+    // A typo in a real id looks the same as an id from another store; the typo is the likelier, so it comes first.
+    `Channel '${id}' looks minted by a Duet channel store, but this store (${backend}) has no such channel. The likeliest cause: ${TYPO_HINT} If the id is exactly the one returned, the agent and the app are using different stores: another data folder (--data-dir, DUET_DATA_DIR) or another Redis, or the Redis that minted it lost its data. Point both at the same store, or open a new channel.`,
     { field: 'channel_id' },
   )
 }

@@ -85,6 +85,23 @@ describe('channel tools', () => {
     expect(text(unknown)).toMatch(/^UNKNOWN_CHANNEL: .*different stores/)
   })
 
+  it('answers a mistyped real channel id with UNKNOWN_CHANNEL that names the typo first, as duet wait does', async () => {
+    const channel = (await call('open_channel', {})).structuredContent!.channel_id as string
+    const typo = channel.slice(0, -1) + (channel.at(-1) === 'A' ? 'B' : 'A')
+    expect(typo).not.toBe(channel)
+    for (const tool of ['notify_ui', 'poll_agent_messages']) {
+      const answer = await call(tool, { channel_id: typo, ...(tool === 'notify_ui' && { event: 'x' }) })
+      expect(answer.isError, tool).toBe(true)
+      expect(text(answer)).toMatch(
+        new RegExp(
+          `^UNKNOWN_CHANNEL: Channel '${typo}' .*The likeliest cause: the id may be mistyped \\(ids are case-sensitive\\): use the channel_id a display tool or open_channel returned\\.`,
+        ),
+      )
+      // The typo comes before the store setup.
+      expect(text(answer).indexOf('mistyped')).toBeLessThan(text(answer).indexOf('different stores'))
+    }
+  })
+
   it('carries a round trip both ways with the same JSON as text and structured content', async () => {
     const opened = await call('open_channel', {})
     const channel = opened.structuredContent!.channel_id as string
