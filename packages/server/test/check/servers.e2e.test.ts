@@ -1,11 +1,11 @@
 // duet check against real servers over stdio: Duet's forecast and reader examples, and the official
 // ext-apps example servers from npm (test/interop), each in headless Chromium with the official AppBridge.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { builtOutputs, exampleView } from '../../../../test/support/built.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import { runCheck } from '../../src/check/run-check.js'
 import { splitCommandLine } from '../../src/dev/command-line.js'
@@ -17,12 +17,8 @@ const stdio = (line: string) => ({ kind: 'stdio' as const, line, ...splitCommand
 
 let dataDir: string
 beforeAll(async () => {
-  // The example servers read their views from dist/index.html, as after `npm run build` in each.
-  for (const name of ['forecast', 'reader'] as const) {
-    const html = await buildExample(name)
-    mkdirSync(join(ROOT, `examples/${name}/dist`), { recursive: true })
-    writeFileSync(join(ROOT, `examples/${name}/dist/index.html`), html)
-  }
+  // The example servers read their views from dist/index.html (`npm run build:examples`); throws when one is missing.
+  for (const name of ['forecast', 'reader'] as const) exampleView(name)
   dataDir = mkdtempSync(join(tmpdir(), 'duet-check-reader-'))
 }, 120_000)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -54,8 +50,11 @@ describe("duet check on Duet's examples", () => {
 })
 
 // Installed by `npm install --prefix test/interop` (as .ci/run and npm test's pretest do).
-const officialInstalled = ['server-basic-vanillajs', 'server-basic-react'].every((p) => existsSync(join(OFFICIAL, p, 'dist/index.js')))
-if (!officialInstalled) console.warn(`duet check: skipping the official ext-apps servers: not installed in ${OFFICIAL}; run npm install --prefix test/interop`)
+const officialInstalled = builtOutputs(
+  'duet check on the official ext-apps servers',
+  ['server-basic-vanillajs', 'server-basic-react'].map((p) => join(OFFICIAL, p, 'dist/index.js')),
+  'run npm install --prefix test/interop (npm test does)',
+)
 
 // Both fail one check, for a real defect of theirs: their bundle carries zod 4, whose eval probe
 // (\`allowsEval\`: \`const F = Function; new F("")\`, run when the App parses its first message) trips
