@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { openChannelStore } from '../../src/channel/index.js'
 import { SQLITE_FILE, SQLITE_SUBDIR } from '../../src/channel/sqlite-store.js'
 import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 
 let bin: string
@@ -16,11 +17,11 @@ let sender: string
 const data = tempDir('duet-channel-procs-')
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-channel')
+  bin = builtDuetCli()
   sender = await bundle(fileURLToPath(new URL('./fixtures/sender.ts', import.meta.url)), 'channel-sender')
 })
 afterAll(() => {
-  for (const file of [bin, sender]) if (file) rmSync(file, { force: true })
+  if (sender) rmSync(sender, { force: true })
   data.remove()
 })
 
