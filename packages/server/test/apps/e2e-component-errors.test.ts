@@ -113,7 +113,8 @@ describe('a component that throws in the browser', () => {
 describe('window.duet as the recipes and tool descriptions list it', () => {
   it('duet.ready resolves with the channel id, and duet.callTool with the tool result ({ content, structuredContent })', { timeout: 90_000 }, async () => {
     await agent.callTool({ name: 'put_app_data', arguments: { app: 'claims', key: 'greeting', value: 'hello' } })
-    const { frame, channel } = await show('display_ui_to_user', { html: READY_FRAGMENT })
+    // The render belongs to the app 'claims', so its view may read that app's data.
+    const { frame, channel } = await show('display_ui_to_user', { html: READY_FRAGMENT, app: 'claims' })
     await frame.waitForFunction(() => document.getElementById('out')?.textContent !== 'waiting', undefined, { timeout: 30_000 })
     expect(JSON.parse((await frame.textContent('#out'))!)).toEqual({ channel, value: 'hello', content: true })
   })

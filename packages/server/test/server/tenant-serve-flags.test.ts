@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { builtDuetCli } from '../../../../test/support/built.js'
 
-const BIN = fileURLToPath(new URL('../../bin/duet.js', import.meta.url))
+const BIN = builtDuetCli()
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-tenant-flags-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
