@@ -63,8 +63,9 @@ function build(label, cwd) {
 }
 
 build('duetkit and @duetkit/server', root)
-const bin = at('packages/server/dist/cli/bin.js')
-if (!existsSync(bin)) {
+// The duet bin of @duetkit/cli, which loads the commands @duetkit/server's build writes.
+const bin = at('packages/cli/bin/duet.js')
+if (!existsSync(at('packages/server/dist/cli/bin.js'))) {
   say('packages/server/dist/cli/bin.js is missing, so duet cannot run; fix the build above and try again')
   process.exit(1)
 }

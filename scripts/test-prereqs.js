@@ -36,3 +36,11 @@ if (!interopParts.every((p) => existsSync(new URL(`../test/interop/node_modules/
   const r = spawnSync('npm', ['install', '--prefix', 'test/interop', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) })
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
+
+// MCPJam Inspector 1.0.24, a real host of the OpenAI Apps SDK dialect (test/interop/… mcpjam.e2e), in its
+// own folder: it is about 1.2 GB, so it stays out of the root install.
+if (!existsSync(new URL('../test/mcpjam/node_modules/@mcpjam/inspector/dist/server/index.js', import.meta.url))) {
+  process.stdout.write('test-prereqs: installing test/mcpjam (MCPJam Inspector 1.0.24)…\n')
+  const r = spawnSync('npm', ['ci', '--prefix', 'test/mcpjam', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+}

@@ -4,7 +4,8 @@
 //   node server/server.js --stdio   stdio, for hosts that spawn the server
 // Channels live in DUET_DATA_DIR (default: the per-user data folder), so `duet wait` finds them too.
 import { fileURLToPath } from 'node:url'
-import { createAppServer, openChannelStore, registerChannelTools, resolveDataDir } from '@duetkit/server'
+import { createAppServer } from '@duetkit/server'
+import { openChannelStore, registerChannelTools, resolveDataDir } from '@duetkit/server/channels'
 
 const BUILT_VIEW = fileURLToPath(new URL('../dist/index.html', import.meta.url))
 

@@ -1,28 +1,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
 import { launchBrowser } from '../../../test/support/browser.ts'
+import { exampleView } from '../../../test/support/built.ts'
 
 // The built reader in real Chromium: a real text selection reaches the agent request. With no host
 // around the page, the request fails, which the thread card must show rather than wait forever.
-const root = fileURLToPath(new URL('..', import.meta.url))
-let outDir
 let browser
 let html
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'duet-reader-'))
-  await build({ root, logLevel: 'silent', build: { outDir, emptyOutDir: true } })
-  html = readFileSync(join(outDir, 'index.html'), 'utf8')
+  html = exampleView('reader')
   browser = await launchBrowser()
 })
 
 afterAll(async () => {
   await browser?.close()
-  if (outDir) rmSync(outDir, { recursive: true, force: true })
 })
 
 it('selecting words in a passage opens the ask box, and asking creates a thread beside the passage', { timeout: 60_000 }, async () => {

@@ -1,4 +1,5 @@
 import { relative } from 'node:path'
+import { parseArgs as parseCommandLine } from 'node:util'
 import { checkTarget, createApp } from './create.js'
 import { CreateError } from './errors.js'
 import { checkProjectName } from './project-name.js'
@@ -20,34 +21,45 @@ Creates a Duet project in ./<name>.
 In a terminal, whatever is missing is asked for. Without one, <name> and --template are required.
 Example: npm create duet-app@latest my-tool -- --template mcp-app --ts`
 
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  ts: { type: 'boolean' },
+  js: { type: 'boolean' },
+  'no-install': { type: 'boolean' },
+  template: { type: 'string', short: 't' },
+}
+
 /**
- * Parses the command line; throws `USAGE` naming the first problem.
+ * Parses the command line (node:util's parseArgs); throws `USAGE` naming the first problem.
  * @param {string[]} argv
  * @returns {{ name?: string, template?: string, language?: 'js'|'ts', install: boolean, help: boolean }}
  */
 export function parseArgs(argv) {
-  const args = { install: true, help: false }
-  const usage = (message) => {
-    throw new CreateError('USAGE', message, { usage: USAGE })
+  const usage = (message, cause) => {
+    throw new CreateError('USAGE', message, { usage: USAGE }, cause && { cause })
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
-    if (flag === '-h' || flag === '--help') args.help = true
-    else if (flag === '--ts' || flag === '--js') {
-      const language = flag.slice(2)
-      if (args.language && args.language !== language) usage('give one of --ts or --js, not both')
-      args.language = language
-    } else if (flag === '--no-install') args.install = false
-    else if (flag === '-t' || flag === '--template') {
-      const value = inline ?? argv[++i]
-      if (value === undefined || value.startsWith('-')) usage(`${flag} needs a template name: ${Object.keys(TEMPLATES).join(', ')}`)
-      args.template = value
-    } else if (arg.startsWith('-')) usage(`unknown option ${arg}`)
-    else if (args.name !== undefined) usage(`one project name only, got '${args.name}' and '${arg}'`)
-    else args.name = arg
+  let parsed
+  try {
+    parsed = parseCommandLine({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (err) {
+    // parseArgs says what is wrong in its words; these say it in the scaffolder's, naming the fix.
+    const flag = /'(-[^' ,]+)/.exec(err.message)?.[1] ?? ''
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') usage(`unknown option ${flag}`, err)
+    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /template/.test(err.message))
+      usage(`--template needs a template name: ${Object.keys(TEMPLATES).join(', ')}`, err)
+    usage(err.message, err)
   }
-  return args
+  const { values, positionals } = parsed
+  if (values.ts && values.js) usage('give one of --ts or --js, not both')
+  if (values.template?.startsWith('-')) usage(`--template needs a template name: ${Object.keys(TEMPLATES).join(', ')}`)
+  if (positionals.length > 1) usage(`one project name only, got '${positionals[0]}' and '${positionals[1]}'`)
+  return {
+    install: values['no-install'] !== true,
+    help: values.help === true,
+    ...(positionals[0] !== undefined && { name: positionals[0] }),
+    ...(values.template !== undefined && { template: values.template }),
+    ...(values.ts ? { language: 'ts' } : values.js ? { language: 'js' } : {}),
+  }
 }
 
 function checkTemplate(template) {

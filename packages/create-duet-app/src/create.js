@@ -56,7 +56,8 @@ export async function createApp({ name, template, language, install = true, cwd 
     if (checkout) {
       const specs = await vendorDuet(checkout, dir, log)
       const pkg = JSON.parse(files.get('package.json'))
-      Object.assign(pkg.dependencies, specs)
+      // Each where the template lists it: the CLI is a devDependency, the rest dependencies.
+      for (const [name, spec] of Object.entries(specs)) (pkg.devDependencies?.[name] ? pkg.devDependencies : pkg.dependencies)[name] = spec
       writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
       for (const { name, version } of checkout.packages) log(`${name} ${version} comes from this checkout: ${specs[name]}`)
     }

@@ -1,5 +1,7 @@
-// The scaffolder installs nothing it does not need, so it does not import duetkit; its codes are
-// spelled as Duet's (ErrorCodes in duetkit/protocol), and a test there checks they are all in it.
+// The scaffolder has no dependencies (it runs from a checkout before anything is built, and from
+// `npm create` with nothing installed), so it does not import duetkit. Its error is nonetheless a
+// DuetError as Duet recognises one from another copy of itself: `name` 'DuetError', a `code` of the
+// vocabulary (ErrorCodes in duetkit/protocol; a test there checks each), `message`, `data`, `cause`.
 
 /**
  * Codes of {@link CreateError}:
@@ -13,16 +15,20 @@
  */
 export const CREATE_ERROR_CODES = Object.freeze(['USAGE', 'INVALID_NAME', 'NOT_FOUND', 'ALREADY_EXISTS', 'BUILD_FAILED', 'INSTALL_FAILED', 'ABORTED'])
 
-/** An error of create-duet-app, shaped as Duet's: `code` says what went wrong, `message` what to do, `data` what was at fault. */
+/**
+ * An error of create-duet-app: a DuetError to `isDuetError` (duetkit/protocol), `code` saying what went
+ * wrong, `message` what to do, `data` what was at fault.
+ */
 export class CreateError extends Error {
   /**
    * @param {'USAGE'|'INVALID_NAME'|'NOT_FOUND'|'ALREADY_EXISTS'|'BUILD_FAILED'|'INSTALL_FAILED'|'ABORTED'} code
    * @param {string} message
    * @param {Record<string, unknown>} [data]
+   * @param {{ cause?: unknown }} [options]
    */
-  constructor(code, message, data) {
-    super(message)
-    this.name = 'CreateError'
+  constructor(code, message, data, options) {
+    super(message, options)
+    this.name = 'DuetError'
     this.code = code
     if (data !== undefined) this.data = data
   }

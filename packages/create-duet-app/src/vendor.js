@@ -10,11 +10,12 @@ const PACKAGES = fileURLToPath(new URL('../../', import.meta.url))
 /**
  * What a project depends on, in build order: @duetkit/server's build bundles duetkit's code into its
  * display shell and dev page, so it is rebuilt whenever duetkit is. `extra` are built files no export
- * names: the `duet` command and those bundles.
+ * names: the `duet` command and those bundles. @duetkit/cli is not built: its bin loads @duetkit/server's.
  */
 const DUET_PACKAGES = [
   { name: 'duetkit', folder: 'duetkit', extra: [] },
   { name: '@duetkit/server', folder: 'server', extra: ['dist/cli/bin.js', 'dist/assets/display-shell.html', 'dist/assets/dev-page.js'] },
+  { name: '@duetkit/cli', folder: 'cli', extra: ['bin/duet.js'], source: false },
 ]
 
 /**
@@ -23,6 +24,7 @@ const DUET_PACKAGES = [
  * @property {string} dir its folder in the checkout
  * @property {string} version
  * @property {string[]} built files its build writes, relative to `dir`
+ * @property {boolean} source false for a package with nothing to build (@duetkit/cli)
  */
 
 /**
@@ -32,7 +34,7 @@ const DUET_PACKAGES = [
  */
 export function findDuetCheckout() {
   const packages = []
-  for (const { name, folder, extra } of DUET_PACKAGES) {
+  for (const { name, folder, extra, source = true } of DUET_PACKAGES) {
     const dir = join(PACKAGES, folder)
     let pkg
     try {
@@ -41,8 +43,8 @@ export function findDuetCheckout() {
       return undefined
     }
     // A source tree, not an installed copy of the published package.
-    if (pkg.name !== name || !existsSync(join(dir, 'tsconfig.build.json')) || !existsSync(join(dir, 'src'))) return undefined
-    packages.push({ name, dir, version: pkg.version, built: [...exportedFiles(pkg), ...extra] })
+    if (pkg.name !== name || (source && (!existsSync(join(dir, 'tsconfig.build.json')) || !existsSync(join(dir, 'src'))))) return undefined
+    packages.push({ name, dir, version: pkg.version, built: [...exportedFiles(pkg), ...extra], source })
   }
   return { packages }
 }
@@ -128,7 +130,7 @@ async function pack(pkg, vendor) {
  */
 export async function vendorDuet(checkout, projectDir, log) {
   let dependencyBuiltAt = 0
-  for (const pkg of checkout.packages) {
+  for (const pkg of checkout.packages.filter((p) => p.source)) {
     if (needsBuild(pkg, dependencyBuiltAt)) await build(pkg, log)
     dependencyBuiltAt = builtAt(pkg)
   }

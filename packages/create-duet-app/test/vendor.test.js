@@ -5,10 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { findDuetCheckout, needsBuild } from '../src/vendor.js'
 
 describe('the checkout this scaffolder runs from', () => {
-  it('has duetkit and then @duetkit/server, each with the files its build writes', () => {
+  it('has duetkit, then @duetkit/server, each with the files its build writes, and @duetkit/cli with its bin', () => {
     const checkout = findDuetCheckout()
-    expect(checkout?.packages.map((p) => p.name)).toEqual(['duetkit', '@duetkit/server'])
-    const [duetkit, server] = checkout.packages
+    expect(checkout?.packages.map((p) => p.name)).toEqual(['duetkit', '@duetkit/server', '@duetkit/cli'])
+    const [duetkit, server, cli] = checkout.packages
+    expect(cli).toMatchObject({ source: false, built: ['bin/duet.js'] })
     expect(duetkit.dir).toMatch(/packages\/duetkit$/)
     expect(duetkit.built).toEqual(
       expect.arrayContaining(['dist/index.js', 'dist/mcp/index.js', 'dist/testing/index.js', 'dist/build/index.js', 'dist/protocol/index.js']),

@@ -45,6 +45,49 @@ const percentile = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]
 }
 const ms = (n) => `${n.toFixed(1)} ms`
+// Epoch milliseconds with sub-ms precision, comparable with the page's performance.timeOrigin + now().
+const now = () => performance.timeOrigin + performance.now()
+
+/**
+ * Records every tool call a client makes (name, start, end), so a round trip can be cut into its hops:
+ * the view's calls go through the host's client, the agent's through its own.
+ */
+function traceCalls(client, who, calls) {
+  const call = client.callTool.bind(client)
+  client.callTool = async (params, ...rest) => {
+    const start = now()
+    try {
+      return await call(params, ...rest)
+    } finally {
+      calls.push({ who, name: params.name, start, end: now() })
+    }
+  }
+}
+
+/**
+ * Cuts one round trip (page send at `sent`, answer rendered at `done`) into hops from the traced calls:
+ * view → host (the view's driver, postMessage, AppBridge, the host page's hand-off to its client), the
+ * notify_agent HTTP call, the agent's wake (its poll answered), notify_ui, the view's long poll answered,
+ * and host → view (the hand-back, postMessage, the channel link, the render).
+ */
+function hops(calls, sent, done) {
+  const within = calls.filter((c) => c.end >= sent && c.start <= done)
+  const first = (who, name, after = sent) => within.find((c) => c.who === who && c.name === name && c.end >= after)
+  const notify = within.find((c) => c.who === 'host' && c.name === 'notify_agent' && c.start >= sent)
+  const polled = first('agent', 'poll_agent_messages', notify?.start)
+  const answer = within.find((c) => c.who === 'agent' && c.name === 'notify_ui' && c.start >= (polled?.end ?? sent))
+  const uiPoll = first('host', 'poll_ui_messages', answer?.start)
+  if (!notify || !polled || !answer || !uiPoll) return undefined
+  return {
+    'view → host client': notify.start - sent,
+    'notify_agent call': notify.end - notify.start,
+    'agent woken (its poll answered)': polled.end - notify.start,
+    'agent → notify_ui sent': answer.start - polled.end,
+    'notify_ui call': answer.end - answer.start,
+    "view's poll answered after notify_ui sent": uiPoll.end - answer.start,
+    'host client → rendered in view': done - uiPoll.end,
+  }
+}
 
 /** Shows the fragment and returns what one round trip needs. */
 async function open(h, browser, agent, hostClient) {
@@ -84,7 +127,7 @@ async function foregroundOnce(agent, frame, channel, n) {
   const polled = answer(agent, channel, 30)
   const sent = await ask(frame, n)
   await polled
-  return (await answered(frame, n)) - sent
+  return { sent, done: await answered(frame, n) }
 }
 
 /** Runs both ways of waking the agent and returns their round-trip times in ms. */
@@ -97,6 +140,11 @@ export async function measureRoundTrip(runs = RUNS) {
   const browser = await h.launchBrowser()
   const agent = await h.connectHttp(serve.url, 'agent')
   const hostClient = await h.connectHttp(serve.url, 'host')
+  const calls = []
+  traceCalls(agent, 'agent', calls)
+  traceCalls(hostClient, 'host', calls)
+  const traces = []
+  const watcherTraces = []
   try {
     // The watcher must be waiting before the user acts, as the recipes tell the agent; that start-up is
     // not part of the round trip. Give it three times a measured start and exit, plus a margin.
@@ -108,21 +156,36 @@ export async function measureRoundTrip(runs = RUNS) {
     const foreground = []
     // Warm-up: the first call through each path pays for JIT and connection set-up.
     for (let n = -3; n < 0; n++) await foregroundOnce(agent, frame, channel, n)
+    calls.length = 0
     for (let n = 0; n < runs; n++) {
       // 1. The agent waits in its turn: poll_agent_messages with wait_seconds.
-      foreground.push(await foregroundOnce(agent, frame, channel, 2 * n))
+      calls.length = 0
+      const { sent, done } = await foregroundOnce(agent, frame, channel, 2 * n)
+      foreground.push(done - sent)
+      traces.push(hops(calls, sent, done))
 
       // 2. The agent is woken by `duet wait` exiting, then drains and answers.
+      calls.length = 0
       const woken = h.spawnWait(channel, dataDir, 30)
       await new Promise((r) => setTimeout(r, armMs))
       const sentW = await ask(frame, 2 * n + 1)
       const exit = await woken
       if (exit.code !== 0) throw new Error(`duet wait exited ${exit.code}: ${exit.stderr}`)
+      const wokenAt = now()
       await answer(agent, channel)
-      watcher.push((await answered(frame, 2 * n + 1)) - sentW)
+      const doneW = await answered(frame, 2 * n + 1)
+      watcher.push(doneW - sentW)
+      const notify = calls.find((c) => c.who === 'host' && c.name === 'notify_agent' && c.start >= sentW)
+      if (notify)
+        watcherTraces.push({
+          'view → host client': notify.start - sentW,
+          'notify_agent call': notify.end - notify.start,
+          '`duet wait` exit seen after notify_agent sent': wokenAt - notify.start,
+          'agent drains, answers, view renders': doneW - wokenAt,
+        })
     }
     await host.close()
-    return { watcher, foreground }
+    return { watcher, foreground, traces: traces.filter(Boolean), watcherTraces }
   } finally {
     await agent.close()
     await hostClient.close()
@@ -132,15 +195,27 @@ export async function measureRoundTrip(runs = RUNS) {
   }
 }
 
+function printHops(title, traces) {
+  if (traces.length === 0) return
+  console.log(`  ${title}`)
+  for (const hop of Object.keys(traces[0])) {
+    const xs = traces.map((t) => t[hop])
+    console.log(`    ${hop.padEnd(46)} ${ms(percentile(xs, 0.5)).padStart(9)} ${ms(percentile(xs, 0.9)).padStart(9)} ${ms(Math.max(...xs)).padStart(9)}`)
+  }
+}
+
 /** Prints the round-trip section of bench:channel, in the same columns as the rest of it. */
 export async function main() {
-  const { watcher, foreground } = await measureRoundTrip()
-  const anchor = { 50: anchorPercentile(0.5), 99: anchorPercentile(0.99) }
+  const { watcher, foreground, traces, watcherTraces } = await measureRoundTrip()
+  const anchor = { 50: anchorPercentile(0.5), 90: anchorPercentile(0.9), 99: anchorPercentile(0.99) }
   const row = (label, ours, theirs) =>
     console.log(`  ${label.padEnd(44)} ${ms(ours).padStart(14)} ${ms(theirs).padStart(14)} ${`${(theirs / ours).toFixed(1)}×`.padStart(9)}`)
   console.log(`Round trip in a browser: app asks → agent woken → answer rendered (${RUNS} runs each; Chromium, AppBridge, duet serve over HTTP)`)
-  for (const p of [50, 99]) row(`\`duet wait\` wakes the agent: p${p}`, percentile(watcher, p / 100), anchor[p])
-  for (const p of [50, 99]) row(`agent waits in poll_agent_messages: p${p}`, percentile(foreground, p / 100), anchor[p])
+  for (const p of [50, 90, 99]) row(`\`duet wait\` wakes the agent: p${p}`, percentile(watcher, p / 100), anchor[p])
+  for (const p of [50, 90, 99]) row(`agent waits in poll_agent_messages: p${p}`, percentile(foreground, p / 100), anchor[p])
+  // Where the time goes: each hop of the round trips, read from the traced tool calls.
+  printHops(`hops of the \`duet wait\` round trips (${watcherTraces.length} traced): p50 / p90 / max`, watcherTraces)
+  printHops(`hops of the poll_agent_messages round trips (${traces.length} traced): p50 / p90 / max`, traces)
   console.log('  anchor: its polling alone, U(0,500) + U(0,1200) ms (0.5 s watcher, 1.2 s app poll), before any work.')
   // With a few dozen runs p99 is close to the maximum, so the goal is judged on both p99s.
   const worst = Math.max(percentile(watcher, 0.99), percentile(foreground, 0.99))

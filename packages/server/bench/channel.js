@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openChannelStore } from '../dist/channel/index.js'
+import { sqliteDriverName } from '../dist/channel/sqlite-driver.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const WORKER = here('./channel/worker.js')
@@ -210,6 +211,7 @@ const row = (label, ours, anchor, unit, higherIsBetter) => {
 async function main() {
   const began = Date.now()
   console.log('Channel benchmark: Duet (SQLite store) vs the seed algorithm (JSON file + flock, python3)')
+  console.log(`  Node ${process.versions.node}, SQLite driver: ${sqliteDriverName()} (set DUET_SQLITE_DRIVER=node or better-sqlite3 to compare)`)
   console.log(`  ${''.padEnd(44)} ${'duet'.padStart(14)} ${'anchor'.padStart(14)} ${'better by'.padStart(9)}`)
   console.log('Appends per second (per process; all processes together), one shared channel')
   // Per-process rates by process count, in backlog order, for the goals.

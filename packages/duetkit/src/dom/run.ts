@@ -16,6 +16,12 @@ export interface RunOptions<S = unknown, P = Record<string, unknown>> {
 export interface RunningApp {
   /** What drivers get: the live agent instances and the flush hook. */
   app: AppHandle
+  /**
+   * Queues an action on the root component, as its intent would, and resolves once it is rendered: for
+   * a page that hosts the app among code of its own (no driver needed just to hand it data).
+   * Rejects with `DISPOSED` after `dispose`.
+   */
+  dispatch(action: string, data?: unknown): Promise<void>
   /** Stops intents and drivers (their sinks complete) and removes the rendered view. */
   dispose(): void
 }
@@ -41,5 +47,14 @@ export function run<C extends AnyComponent>(App: C, drivers: Record<string, AnyD
     props: options.props as Record<string, unknown> | undefined,
     initialState: options.initialState,
   })
-  return { app: rt.app, dispose: () => rt.dispose() }
+  return {
+    app: rt.app,
+    dispatch(action, data) {
+      if (rt.disposed) return Promise.reject(new DuetError('DISPOSED', `run: the app was disposed; ${action} was not dispatched`))
+      const done = rt.nextFlush()
+      rt.dispatch(action, data)
+      return done
+    },
+    dispose: () => rt.dispose(),
+  }
 }

@@ -1,5 +1,6 @@
 import { DuetError } from '../protocol/errors.js'
 import { capabilityFor } from '../protocol/host-capabilities.js'
+import type { McpFeature } from './feature.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 
 /**
@@ -26,4 +27,14 @@ export function unsupported(method: string, params: JsonObject, hostCapabilities
       )
   }
   return undefined
+}
+
+/**
+ * Capability checks: every outgoing message is first held against the handshake's `hostCapabilities`
+ * (and a display mode against the host's `availableDisplayModes`), and refused with `UNSUPPORTED`
+ * without a round trip. Part of `makeMcpAppDriver`; without it a host that lacks a feature answers the
+ * request with its own error (-32601), which reaches the same `error` action.
+ */
+export function withCapabilityChecks(): McpFeature {
+  return (ctx) => ({ check: (out) => unsupported(out.method, out.params, ctx.hostCapabilities() ?? {}, ctx.hostContext()) })
 }

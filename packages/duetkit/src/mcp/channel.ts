@@ -1,6 +1,7 @@
 import { Stream } from 'xstream'
 import { DuetError } from '../protocol/errors.js'
 import { isObject, type JsonObject } from './json-rpc.js'
+import type { McpFeature } from './feature.js'
 import { toolErrorText } from './sinks.js'
 import { CHANNEL_META_KEY, isChannelId } from '../protocol/channel.js'
 
@@ -210,5 +211,23 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
       wake()
       settle(gone())
     },
+  }
+}
+
+/**
+ * The agent channel as a driver feature: the `notifyAgent` sink and the `agent-message` source over
+ * `factory` (`agentChannel()`), stopped at teardown. `makeMcpAppDriver({ channel })` uses it; pass it to
+ * `makeLeanMcpAppDriver` as `withAgentChannel(agentChannel())`.
+ */
+export function withAgentChannel(factory: AgentChannelFactory): McpFeature {
+  return (ctx) => {
+    const link = factory({ hasHost: ctx.hasHost, callTool: ctx.callTool, timeoutMs: ctx.timeoutMs })
+    return {
+      handlers: { notifyAgent: (value) => link.notify(value) },
+      onToolResult: (result) => link.onToolResult(result),
+      select: (name) => (name === 'agent-message' ? link.messages() : undefined),
+      onTeardown: () => link.stop(),
+      dispose: () => link.stop(),
+    }
   }
 }

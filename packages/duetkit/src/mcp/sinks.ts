@@ -1,9 +1,9 @@
 import { DuetError } from '../protocol/errors.js'
-import { isLogLevel, LOG_LEVELS, type LogLevel } from '../protocol/log-level.js'
+import type { LogLevel } from '../protocol/log-level.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 import type { ToolSignatures } from '../protocol/tools.js'
 import type { AgentNotification } from './channel.js'
-import type { McpErrorReply } from './driver.js'
+import type { McpErrorReply } from './driver-core.js'
 import type {
   CallToolResult,
   ContentBlock,
@@ -15,6 +15,7 @@ import type {
   ReadResourceResult,
 } from './host-types.js'
 import type { OutputOf } from './sources.js'
+import type { OpenAiExtra } from './openai-host.js'
 
 // A sink value and what its replies carry: `'~ok'`/`'~error'` are type-only keys the runtime reads
 // to let `ok`/`error` name only actions that accept the reply.
@@ -48,6 +49,7 @@ export type McpSinkValue<T = ToolSignatures> = (
   | Replies<{ log: unknown; level?: LogLevel; logger?: string }, JsonObject>
   | Replies<{ requestTeardown: true }, JsonObject>
   | Replies<{ notifyAgent: AgentNotification }, JsonObject>
+  | Replies<{ openai: OpenAiExtra; args?: unknown }, unknown>
 ) & { ok?: string; error?: string }
 
 // The MCP levels, shared with the server log.
@@ -64,7 +66,8 @@ export interface Outgoing {
   answer?: (result: JsonObject) => unknown
 }
 
-const invalid = (message: string) => new DuetError('INVALID_SINK', `MCP sink: ${message}`)
+/** An `INVALID_SINK` error naming the problem. */
+export const invalid = (message: string) => new DuetError('INVALID_SINK', `MCP sink: ${message}`)
 
 const text = (value: string) => ({ type: 'text', text: value })
 
@@ -74,30 +77,18 @@ function contentBlocks(value: unknown, field: string): unknown[] {
   throw invalid(`${field} must be a string or an array of content blocks`)
 }
 
-const cursor = (value: unknown, field: string): JsonObject => {
-  if (value === true || value === undefined) return {}
-  if (isObject(value) && (value.cursor === undefined || typeof value.cursor === 'string')) return value.cursor === undefined ? {} : { cursor: value.cursor }
-  throw invalid(`${field} must be true or { cursor }`)
-}
-
-function nonEmpty(value: unknown, field: string): string {
+export function nonEmpty(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw invalid(`${field} must be a non-empty string`)
   return value
 }
 
-// `{ uri, mimeType, text|blob }` shorthand becomes an embedded resource block; blocks pass through.
-function downloadBlock(item: unknown): JsonObject {
-  if (!isObject(item)) throw invalid('downloadFile items must be objects')
-  if (item.type === 'resource' || item.type === 'resource_link') return item
-  const uri = nonEmpty(item.uri, 'downloadFile.uri')
-  if (typeof item.text !== 'string' && typeof item.blob !== 'string') throw invalid('downloadFile needs text or blob (base64)')
-  return { type: 'resource', resource: { ...item, uri } }
-}
+/** An outgoing request (or, with `more.kind`, notification). */
+export const request = (method: string, params: JsonObject, more?: Partial<Outgoing>): Outgoing => ({ kind: 'request', method, params, ...more })
 
-const request = (method: string, params: JsonObject, more?: Partial<Outgoing>): Outgoing => ({ kind: 'request', method, params, ...more })
+/** Turns one sink key's value (and the whole sink value) into the message it stands for. */
+export type SinkTranslator = (value: unknown, sink: JsonObject) => Outgoing
 
-const sampling = (params: JsonObject) => request('sampling/createMessage', { maxTokens: 1024, ...params })
-
+// The sinks every view's driver understands; the others come with the features that add them.
 const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
   callTool: (name, sink) => {
     if (sink.args !== undefined && !isObject(sink.args)) throw invalid('callTool args must be an object')
@@ -116,39 +107,23 @@ const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
     ),
   message: (value) => request('ui/message', { role: 'user', content: contentBlocks(value, 'message') }),
   openLink: (url) => request('ui/open-link', { url: nonEmpty(url, 'openLink') }),
-  displayMode: (mode) => {
-    if (mode !== 'inline' && mode !== 'fullscreen' && mode !== 'pip')
-      throw invalid(`displayMode must be 'inline', 'fullscreen' or 'pip', not ${JSON.stringify(mode)}`)
-    return request('ui/request-display-mode', { mode }, { answer: (r) => ({ mode: r.mode }) })
-  },
-  downloadFile: (value) => request('ui/download-file', { contents: (Array.isArray(value) ? value : [value]).map(downloadBlock) }),
-  readResource: (uri) => request('resources/read', { uri: nonEmpty(uri, 'readResource') }),
-  listResources: (value) => request('resources/list', cursor(value, 'listResources')),
-  listResourceTemplates: (value) => request('resources/templates/list', cursor(value, 'listResourceTemplates')),
-  listPrompts: (value) => request('prompts/list', cursor(value, 'listPrompts')),
-  createMessage: (value) => {
-    if (typeof value === 'string') return sampling({ messages: [{ role: 'user', content: text(value) }] })
-    if (!isObject(value) || !Array.isArray(value.messages)) throw invalid('createMessage must be a prompt string or sampling params with messages')
-    return sampling(value)
-  },
-  log: (data, sink) => {
-    const level = sink.level ?? 'info'
-    if (!isLogLevel(level)) throw invalid(`log level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(level)}`)
-    if (sink.logger !== undefined && typeof sink.logger !== 'string') throw invalid('log logger must be a string')
-    return request('notifications/message', sink.logger === undefined ? { level, data } : { level, logger: sink.logger, data }, { kind: 'notification' })
-  },
   requestTeardown: () => request('ui/notifications/request-teardown', {}, { kind: 'notification' }),
 }
 
-/** The sink keys the driver understands, in the order they are looked for. */
+/** The sink keys the driver core understands, in the order they are looked for. */
 export const SINK_KEYS = Object.keys(TABLE)
 
-/** Turns a sink value into the message it stands for, or throws an `INVALID_SINK` error naming the problem. */
-export function toOutgoing(sink: unknown): Outgoing {
+/**
+ * Turns a sink value into the message it stands for, or throws an `INVALID_SINK` error naming the
+ * problem. `more` are the translators the driver's features add, and `named` the keys features answer
+ * themselves, for the error's list of what the driver understands.
+ */
+export function toOutgoing(sink: unknown, more: Record<string, SinkTranslator> = {}, named: string[] = []): Outgoing {
   if (!isObject(sink)) throw invalid(`expected an object such as { callTool, args }, got ${sink === null ? 'null' : typeof sink}`)
-  const key = SINK_KEYS.find((k) => k in sink)
-  if (key === undefined) throw invalid(`the value names none of ${SINK_KEYS.join(', ')}, notifyAgent`)
-  return TABLE[key]!(sink[key], sink)
+  const table = { ...TABLE, ...more }
+  const key = Object.keys(table).find((k) => k in sink)
+  if (key === undefined) throw invalid(`the value names none of ${[...Object.keys(table), ...named].join(', ')}`)
+  return table[key]!(sink[key], sink)
 }
 
 /** A short text for a tool result that reported `isError`: its text blocks, joined. */

@@ -1,4 +1,6 @@
+import { DuetError } from '../protocol/errors.js'
 import type { PersistHandle } from '../runtime/driver.js'
+import type { McpFeature } from './feature.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 
 /** The `_meta` key of an app tool result naming the view instance (the MCP Apps "persisting view state" pattern). */
@@ -59,7 +61,8 @@ export function serverBackend(callTool: (name: string, args: JsonObject) => Prom
     const result = await callTool(VIEW_STATE_TOOL, args)
     if (result.isError === true) {
       const text = Array.isArray(result.content) ? result.content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join(' ') : ''
-      throw new Error(text || `${VIEW_STATE_TOOL} failed`)
+      // A DuetError like every other failure Duet hands on; the server's own code (TOO_LARGE, …) is in the text and the result.
+      throw new DuetError('TOOL_FAILED', text || `${VIEW_STATE_TOOL} failed`, { result })
     }
     return result
   }
@@ -143,5 +146,36 @@ export function keepViewState(
       else apply(id, state)
     },
     onFlush: save,
+  }
+}
+
+/**
+ * Persisted view state: keeps the root component's `App.persist` state across re-mounts of the view.
+ * `'auto'` (default) uses `localStorage` and, where the sandbox has none, the server's app-only
+ * `duet_view_state` tool; `'server'` always the tool. Part of `makeMcpAppDriver` (its `viewState`
+ * option); pass it to `makeLeanMcpAppDriver` for a view with `App.persist`.
+ */
+export function withViewState(mode: 'auto' | 'server' = 'auto'): McpFeature {
+  if (mode !== 'auto' && mode !== 'server') throw new DuetError('INVALID_OPTION', "withViewState: mode must be 'auto' or 'server'", { option: 'viewState' })
+  return (ctx) => {
+    // The runtime says what to keep; this feature knows the view instance and where to keep it.
+    const persist = ctx.app.persistence?.()
+    if (!persist) return {}
+    let backend: ViewStateBackend | undefined | null = null
+    const pickBackend = (): ViewStateBackend | undefined => {
+      if (backend !== null) return backend
+      // Under window.openai the state goes to the host's widget state, through the adapter's view-state tool.
+      backend = mode === 'server' || ctx.bridged ? undefined : localBackend(ctx.win as { localStorage?: Storage } | undefined)
+      if (!backend && isObject(ctx.hostCapabilities()?.serverTools)) backend = serverBackend(ctx.callTool)
+      if (!backend)
+        console.warn(
+          `[duetkit/mcp] tools/call ${VIEW_STATE_TOOL}: the view state is not kept: the sandbox has no localStorage and the host offers no serverTools`,
+        )
+      return backend
+    }
+    const kept = keepViewState(persist, pickBackend, (message) =>
+      console.warn(`[duetkit/mcp] view state (${backend?.kind === 'server' ? `tools/call ${VIEW_STATE_TOOL}` : 'localStorage'}): ${message}`),
+    )
+    return { onToolResult: kept.onToolResult, dispose: ctx.app.onFlush(kept.onFlush) }
   }
 }

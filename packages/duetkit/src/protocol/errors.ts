@@ -80,6 +80,8 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   ISSUER_UNREACHABLE: 'ISSUER_UNREACHABLE',
   /** A caller called one tool faster than the server's `rateLimit` (HTTP 429); `data` holds `{ tool, retryAfterSeconds }`. */
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The server has too much of this work waiting (the compile pool's line); `data` holds `{ retryAfterSeconds, queue, limit }`. */
+  BUSY: 'BUSY',
 
   // Channels.
   /** A channel id is not 1-64 letters, digits, `-` or `_`. */
@@ -98,7 +100,7 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
 
   // The agent-apps room.
-  /** A `display_component` module does not compile; `data.problems` holds `{ text, line?, column?, lineText? }` items. */
+  /** A `display_component` module does not compile; `data.problems` holds `{ text, line?, column?, lineText? }` items, `data.limit` the compile limit it hit, if any. */
   COMPILE_ERROR: 'COMPILE_ERROR',
 
   // `duet dev`.

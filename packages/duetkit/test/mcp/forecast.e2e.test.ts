@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Frame } from 'playwright-core'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { bundleScript, openHostPage, type HostPage } from '../../../../test/support/host/index.js'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { exampleView } from '../../../../test/support/built.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 
 // Strings only zod or the MCP SDK carry; the official App's bundle is the positive control.
@@ -17,7 +17,7 @@ const days = [
 let browser: Browser
 let html: string
 beforeAll(async () => {
-  ;[browser, html] = await Promise.all([launchBrowser(), buildExample('forecast')])
+  ;[browser, html] = await Promise.all([launchBrowser(), exampleView('forecast')])
 })
 afterAll(async () => {
   await browser?.close()

@@ -48,6 +48,22 @@ describe('request sinks', () => {
     expect(r.data).toEqual({ error: 'city not found', result, request: r.value })
   })
 
+  it("a Duet server's error result goes to error with the server's code and data beside the text", async () => {
+    const error = { code: 'COMPILE_ERROR', message: 'The component does not compile', data: { problems: [{ text: 'Unexpected }', line: 2 }] } }
+    const result = { content: [{ type: 'text', text: `COMPILE_ERROR: ${error.message}` }], structuredContent: { error }, isError: true }
+    const { send } = start({ 'tools/call': echo(result) })
+    const r = await send({ callTool: 'display_component', args: { source: '?' } })
+    expect(r.kind).toBe('error')
+    expect(r.data).toEqual({ error: 'COMPILE_ERROR: The component does not compile', code: 'COMPILE_ERROR', data: error.data, result, request: r.value })
+  })
+
+  it('an error result whose structuredContent.error.code is not a code gives no code', async () => {
+    const result = { content: [{ type: 'text', text: 'nope' }], structuredContent: { error: { code: 'not a code', data: 'x' } }, isError: true }
+    const { send } = start({ 'tools/call': echo(result) })
+    const r = await send({ callTool: 'other' })
+    expect(r.data).toEqual({ error: 'nope', result, request: r.value })
+  })
+
   it('a JSON-RPC error goes to error as { error, code, request }, and a host\'s "Method not found" names the method', async () => {
     // A host that advertises server tools but lacks the handler (hosts do under- and over-advertise).
     const { send } = start({}, { hostCapabilities: { serverTools: {} } })

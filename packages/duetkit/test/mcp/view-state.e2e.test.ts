@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { openHostPage, type HostPage } from '../../../../test/support/host/index.js'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { exampleView } from '../../../../test/support/built.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 // @ts-expect-error the example is JavaScript without declarations
 import { createForecastServer } from '../../../../examples/forecast/server/server.js'
@@ -31,7 +31,7 @@ let storageBrowser: Browser
 let html: string
 let host: HostPage | undefined
 beforeAll(async () => {
-  ;[browser, storageBrowser, html] = await Promise.all([launchBrowser(), launchBrowser(ALLOW_THIRD_PARTY_STORAGE), buildExample('forecast')])
+  ;[browser, storageBrowser, html] = await Promise.all([launchBrowser(), launchBrowser(ALLOW_THIRD_PARTY_STORAGE), exampleView('forecast')])
 })
 afterEach(async () => {
   await host?.close()

@@ -1,6 +1,6 @@
 import type { AppsDatabase } from './database.js'
 import { DuetError } from 'duetkit/protocol'
-import type { AppLimits } from './limits.js'
+import { appQuotaError, type AppLimits } from './limits.js'
 import { utf8Bytes } from './limits.js'
 import { checkAppName, checkDataKey } from './names.js'
 import type { DataPage, PageRequest } from './paging.js'
@@ -43,10 +43,16 @@ export function merged(app: string, key: string, stored: string | undefined, val
 }
 
 /** A put of a new key when the app's keys are at their cap. */
-export function keysFullError(app: string, limits: AppLimits): DuetError {
-  return new DuetError('LIMIT_REACHED', `App '${app}' already has ${limits.maxKeysPerApp} data keys; put bigger values under fewer keys (arrays page well).`, {
-    limit: limits.maxKeysPerApp,
-  })
+export function keysFullError(app: string, limits: AppLimits, used = limits.maxKeysPerApp): DuetError {
+  return new DuetError(
+    'LIMIT_REACHED',
+    `App '${app}' already has ${used} data keys, limit ${limits.maxKeysPerApp} (maxKeysPerApp); put bigger values under fewer keys (arrays page well).`,
+    {
+      quota: 'maxKeysPerApp',
+      limit: limits.maxKeysPerApp,
+      used,
+    },
+  )
 }
 
 /** Checks and encodes what a put stores: its JSON, byte size and shape, or TOO_LARGE. */
@@ -72,13 +78,37 @@ export function checkPut(app: string, key: string, value: unknown): void {
   }
 }
 
-/** get_app_data of a key the app does not have, naming (some of) the keys it has. */
-export function noDataError(app: string, key: string, known: string[]): DuetError {
-  return new DuetError(
-    'NOT_FOUND',
-    `App '${app}' has no data under '${key}'. ${known.length ? `Its keys: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : 'It has no data yet: the agent stores it with put_app_data.'}`,
-    { kind: 'data', name: `${app}/${key}` },
-  )
+/**
+ * get_app_data of a key the app does not have. It names no other key, and reads the same whether the app has
+ * other keys or none, so a caller learns nothing it did not ask for.
+ */
+export function noDataError(app: string, key: string): DuetError {
+  return new DuetError('NOT_FOUND', `There is no data under '${app}/${key}': the agent stores it with put_app_data (check the app name and key).`, {
+    kind: 'data',
+    name: `${app}/${key}`,
+  })
+}
+
+/** What a put of a new key would add to: the app's keys, and the owner's and the store's keys and namespaces. */
+export interface DataCounts {
+  appKeys: number
+  ownerKeys: number
+  allKeys: number
+  ownerApps: number
+  allApps: number
+}
+
+/** The error for a put of a new key past one of the key or namespace quotas, or undefined when there is room. */
+export function dataFull(app: string, counts: DataCounts, limits: AppLimits): DuetError | undefined {
+  if (counts.appKeys >= limits.maxKeysPerApp) return keysFullError(app, limits, counts.appKeys)
+  const advice = 'put bigger values under fewer keys (arrays page well), or reuse the keys and namespaces you have.'
+  if (counts.appKeys === 0) {
+    if (counts.ownerApps >= limits.maxDataAppsPerSubject) return appQuotaError('maxDataAppsPerSubject', limits.maxDataAppsPerSubject, counts.ownerApps, advice)
+    if (counts.allApps >= limits.maxDataApps) return appQuotaError('maxDataApps', limits.maxDataApps, counts.allApps, advice)
+  }
+  if (counts.ownerKeys >= limits.maxDataKeysPerSubject) return appQuotaError('maxDataKeysPerSubject', limits.maxDataKeysPerSubject, counts.ownerKeys, advice)
+  if (counts.allKeys >= limits.maxDataKeys) return appQuotaError('maxDataKeys', limits.maxDataKeys, counts.allKeys, advice)
+  return undefined
 }
 
 /**
@@ -90,12 +120,23 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
   const select = db.prepare('SELECT value FROM app_data WHERE owner = ? AND app = ? AND key = ?')
   const keys = db.prepare('SELECT key FROM app_data WHERE owner = ? AND app = ? ORDER BY key')
   const count = db.prepare('SELECT count(*) AS n FROM app_data WHERE owner = ? AND app = ?')
+  const ownerKeys = db.prepare('SELECT count(*) AS n FROM app_data WHERE owner = ?')
+  const allKeys = db.prepare('SELECT count(*) AS n FROM app_data')
+  const ownerApps = db.prepare('SELECT count(DISTINCT app) AS n FROM app_data WHERE owner = ?')
+  const allApps = db.prepare('SELECT count(*) AS n FROM (SELECT DISTINCT owner, app FROM app_data)')
+  const n = (statement: { get(...args: unknown[]): unknown }, ...args: unknown[]) => (statement.get(...args) as { n: number }).n
   const upsert = db.prepare(`INSERT INTO app_data (owner, app, key, value, bytes, updated_at) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (owner, app, key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes, updated_at = excluded.updated_at`)
 
   const put = db.transaction((owner: string, app: string, key: string, value: unknown, append: boolean): DataInfo => {
     const stored = (select.get(owner, app, key) as { value: string } | undefined)?.value
-    if (stored === undefined && (count.get(owner, app) as { n: number }).n >= limits.maxKeysPerApp) throw keysFullError(app, limits)
+    if (stored === undefined) {
+      const appKeys = n(count, owner, app)
+      // The namespace counts only matter for a new namespace; they are the slower queries.
+      const apps = appKeys === 0 ? { ownerApps: n(ownerApps, owner), allApps: n(allApps) } : { ownerApps: 0, allApps: 0 }
+      const full = dataFull(app, { appKeys, ownerKeys: n(ownerKeys, owner), allKeys: n(allKeys), ...apps }, limits)
+      if (full) throw full
+    }
     const { json, info } = encodeValue(app, key, merged(app, key, stored, value, append), limits)
     upsert.run(owner, app, key, json, info.bytes, Date.now())
     return info
@@ -112,12 +153,7 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
       checkAppName(app, 'app')
       checkDataKey(key)
       const row = select.get(owner, app, key) as { value: string } | undefined
-      if (!row)
-        throw noDataError(
-          app,
-          key,
-          (keys.all(owner, app) as Array<{ key: string }>).map((r) => r.key),
-        )
+      if (!row) throw noDataError(app, key)
       return pageOf(JSON.parse(row.value), request, limits)
     },
     /** The keys of an app's data, sorted. */

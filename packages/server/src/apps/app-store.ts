@@ -45,10 +45,11 @@ export interface AppStore extends AppStoreOperations {
    * The store as one authenticated subject (a token's `sub`) sees it: its own saved apps, app data, log and the
    * renders of its own channels; another subject's are NOT_FOUND (or absent from lists and tails) and cannot
    * be overwritten or deleted. `undefined` is the shared space: what the store's own operations reach, and
-   * every row written before subjects existed. Limits apply per space (saved apps, keys, log rows), except
-   * `maxRenders`, which stays store-wide.
+   * every row written before subjects existed. Limits apply per space as well as in all (saved apps, data keys
+   * and namespaces, log rows); renders count per subject, and in the shared space per `owner` (a client address's
+   * `addressScope` without auth), so one caller's renders never evict another's.
    */
-  forSubject(subject: string | undefined): AppStoreOperations
+  forSubject(subject: string | undefined, owner?: string): AppStoreOperations
   /** Closes the file or connection; later calls fail with `DISPOSED`. Safe to call twice. */
   close(): Promise<void>
 }
@@ -105,9 +106,9 @@ export function openSqliteAppStore(dataDir: string, limitOverrides?: Partial<App
   const shared = space('')
   return Object.freeze({
     ...shared,
-    forSubject(subject: string | undefined) {
+    forSubject(subject: string | undefined, owner?: string) {
       checkSubject(subject, 'forSubject')
-      return inSubjectSpace(subject === undefined ? shared : space(subjectScope(subject)), subject)
+      return inSubjectSpace(subject === undefined ? shared : space(subjectScope(subject)), subject, owner)
     },
     backend: 'sqlite' as const,
     location: file,

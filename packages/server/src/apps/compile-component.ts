@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
 import type { Message } from 'esbuild'
+import { createRequire } from 'node:module'
 import { DuetError } from 'duetkit/protocol'
-import { COMPILE_WORKER_PROGRAM, type CompileReply, type CompileRequest } from './compile-worker.js'
-import { MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
+import { limitError, type CompileLimits } from './compile-limits.js'
+import { createCompilePool, type CompilePool } from './compile-pool.js'
+import type { CompileRequest } from './compile-worker.js'
+import { COMPONENT_SCRIPT_NAME, MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
 
 /**
  * The modules a `display_component` module may import. The display shell already carries them and
@@ -55,14 +56,58 @@ const IMPORT_REFUSAL =
   `Cannot import "%PATH%": a display_component module may import only ${SHARED_MODULE_IDS.filter((m) => !m.includes('jsx')).join(' and ')} ` +
   '(JSX needs no import). Put helpers and data in the module itself, or store bulky data with put_app_data and read it with get_app_data.'
 
-function problemOf(message: Message): CompileProblem {
+/** What a compile error can name besides the message: the exports of the agent's module and of the shared modules. */
+interface ProblemContext {
+  agentExports?: string[]
+  shared: Record<SharedModuleId, string[]>
+}
+
+const listed = (names: string[]) => (names.length === 0 ? 'nothing' : names.map((n) => (n === 'default' ? 'default' : `\`${n}\``)).join(', '))
+
+function problemOf(message: Message, context: ProblemContext): CompileProblem {
   const loc = message.location
-  // A missing default export is reported at our entry's import; say what to change in the agent's file.
+  // A missing default export is reported at our entry's import; say what to change in the agent's file, and what it has.
   if (loc && loc.file !== SOURCE_LOCATION && /No matching export .* for import "default"/.test(message.text)) {
-    return { text: 'The module has no default export: end it with `export default MyView`, where MyView is the view function with its statics.' }
+    const has = context.agentExports === undefined ? '' : ` It exports ${listed(context.agentExports)}.`
+    return { text: `The module has no default export: end it with \`export default MyView\`, where MyView is the view function with its statics.${has}` }
   }
   if (!loc || loc.file !== SOURCE_LOCATION) return { text: message.text }
-  return { text: message.text, line: loc.line, column: loc.column + 1, lineText: loc.lineText }
+  const at = { line: loc.line, column: loc.column + 1, lineText: loc.lineText }
+  const missing = /^No matching export in "duet-shared:([^"]+)" for import "([^"]+)"$/.exec(message.text)
+  if (missing && Object.hasOwn(context.shared, missing[1])) {
+    const names = [...context.shared[missing[1] as SharedModuleId]].sort()
+    return { text: `${missing[1]} has no export named "${missing[2]}". It exports: ${listed(names)}.`, ...at }
+  }
+  if (/^Unterminated regular expression$/.test(message.text)) return unclosedJsx(loc.lineText, at)
+  return { text: message.text, ...at }
+}
+
+/**
+ * esbuild's words for JSX left open: inside a `{` or `(` that is not closed, a closing tag's `/` starts a
+ * regular expression to the parser, which then fails at the end of the line. Point at the closing tag
+ * instead, and name the bracket on the line that is still open, if there is one.
+ */
+function unclosedJsx(lineText: string, at: Required<Omit<CompileProblem, 'text'>>): CompileProblem {
+  const upTo = lineText.slice(0, at.column - 1)
+  const tagAt = upTo.lastIndexOf('</')
+  const end = tagAt < 0 ? upTo.length : tagAt
+  const open: number[] = []
+  for (let i = 0; i < end; i++) {
+    const c = lineText[i]
+    if (c === '{' || c === '(') open.push(i)
+    else if ((c === '}' || c === ')') && open.length > 0) open.pop()
+  }
+  const tag = tagAt < 0 ? undefined : /^<\/[\w.-]*>?/.exec(lineText.slice(tagAt))![0]
+  const before = tag ? ` before \`${tag}\`` : ''
+  const which =
+    open.length > 0
+      ? `the "${lineText[open.at(-1)!]}" at column ${open.at(-1)! + 1} is not closed${before}`
+      : `a "{" or "(" opened earlier is not closed${before}`
+  return {
+    text: `JSX left open: ${which}, so the parser read the closing tag's "/" as the start of a regular expression. Close each { and ( inside the JSX before its closing tag.`,
+    ...at,
+    ...(tagAt >= 0 && { column: tagAt + 1 }),
+  }
 }
 
 /** One line per problem: `line 3, column 12: Expected ";" but found "x"`, then the line and a caret. */
@@ -76,35 +121,7 @@ export function formatProblems(problems: CompileProblem[]): string {
     .join('\n')
 }
 
-/**
- * The limits of one compile. Source past `maxSourceBytes` or nested deeper than `maxNesting` is
- * refused before any compiler sees it; the compile process gets `timeoutMs` of wall time and
- * `maxMemoryMb` of heap (Node's, and esbuild's Go runtime as a soft limit), and its script may be at
- * most `maxOutputBytes`.
- */
-export interface CompileLimits {
-  maxSourceBytes: number
-  maxNesting: number
-  timeoutMs: number
-  maxMemoryMb: number
-  maxOutputBytes: number
-}
-
-export const DEFAULT_COMPILE_LIMITS: Readonly<CompileLimits> = Object.freeze({
-  // A component is a screenful of code; bulky data belongs in put_app_data.
-  maxSourceBytes: 1024 * 1024,
-  // Real modules nest brackets a few dozen deep; esbuild's recursive parser overflows its stack far deeper.
-  maxNesting: 1000,
-  timeoutMs: 10_000,
-  maxMemoryMb: 256,
-  maxOutputBytes: 2 * 1024 * 1024,
-})
-
-/** Which limit a `COMPILE_ERROR` hit, in `data.limit`. */
-export type CompileLimit = 'size' | 'nesting' | 'time' | 'memory' | 'output' | 'crash'
-
-const limitError = (limit: CompileLimit, message: string, extra: Record<string, unknown> = {}) =>
-  new DuetError('COMPILE_ERROR', message, { limit, ...extra, problems: [{ text: message }] })
+export { DEFAULT_COMPILE_LIMITS, type CompileLimits } from './compile-limits.js'
 
 /**
  * The deepest bracket nesting of `(`, `[` and `{`, outside strings and comments, stopping once past
@@ -139,85 +156,19 @@ export function nestingDepth(source: string, max = Number.POSITIVE_INFINITY): nu
   return deepest
 }
 
-let esbuildPath: string | undefined
-
-// What V8 (and Go) print when a heap limit is hit.
-const OUT_OF_MEMORY = /heap out of memory|out of memory|Allocation failed|Last few GCs/i
-
-/** Runs one build in a fresh child process and gives back its answer, or why there is none. */
-function runCompileProcess(request: CompileRequest, limits: CompileLimits): Promise<CompileReply> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${limits.maxMemoryMb}`, '-e', COMPILE_WORKER_PROGRAM], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { PATH: process.env.PATH ?? '', GOMEMLIMIT: `${limits.maxMemoryMb}MiB`, GOMAXPROCS: '1' },
-      serialization: 'advanced',
-    })
-    let stderr = ''
-    let settled = false
-    let timedOut = false
-    child.stderr!.setEncoding('utf8')
-    let outOfMemory = false
-    child.stderr!.on('data', (chunk: string) => {
-      // Keep only the head: a Go stack overflow prints megabytes of goroutine traces.
-      if (stderr.length < 2000) stderr += chunk
-      outOfMemory ||= OUT_OF_MEMORY.test(chunk)
-    })
-    const finish = (fn: () => void) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      fn()
-    }
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, limits.timeoutMs)
-    child.on('message', (reply: CompileReply) => finish(() => resolve(reply)))
-    child.on('error', (err) => finish(() => reject(limitError('crash', `The compiler could not start (${err.message}); try again.`))))
-    child.on('exit', (code, signal) =>
-      finish(() => {
-        if (timedOut) {
-          reject(
-            limitError('time', `The compile took longer than its limit of ${limits.timeoutMs} ms and was stopped. Simplify the module.`, {
-              timeoutMs: limits.timeoutMs,
-            }),
-          )
-          return
-        }
-        const head = stderr.split('\n').find((l) => l.trim() !== '') ?? ''
-        if (outOfMemory) {
-          reject(
-            limitError('memory', `The compile ran out of its ${limits.maxMemoryMb} MB of memory and was stopped. Simplify the module.`, {
-              maxMemoryMb: limits.maxMemoryMb,
-            }),
-          )
-          return
-        }
-        const why = signal ? `signal ${signal}` : `exit code ${code}`
-        reject(
-          limitError(
-            'crash',
-            `The compiler crashed on this module (${why}${head ? `: ${head.trim().slice(0, 200)}` : ''}). Simplify the module; the server is unaffected.`,
-          ),
-        )
-      }),
-    )
-    child.send(request)
-  })
-}
-
 /**
  * Compiles an agent's Duet component module (JSX or TSX, default export = the view with its statics)
- * into one script for the display shell. esbuild only parses and prints it; nothing in it runs here.
- * Imports other than `duetkit` and `duetkit/mcp` fail, as do syntax errors, with the line and column in
- * `data.problems` of a `COMPILE_ERROR`. Each compile runs in its own short-lived process within
- * {@link CompileLimits}; a limit hit or a crash is a `COMPILE_ERROR` whose `data.limit` says which.
+ * into one script for the display shell, on a worker of `pool`, for `subject` (its share of the pool's
+ * line). esbuild only parses and prints it; nothing in it runs here. Imports other than `duetkit` and
+ * `duetkit/mcp` fail, as do syntax errors, with the line and column in `data.problems` of a
+ * `COMPILE_ERROR`. A limit hit or a crash is a `COMPILE_ERROR` whose `data.limit` says which; a full
+ * line is `BUSY` with `data.retryAfterSeconds`.
  */
-export async function compileComponent(source: string, overrides: Partial<CompileLimits> = {}): Promise<CompiledComponent> {
+export async function compileIn(pool: CompilePool, source: string, subject: string): Promise<CompiledComponent> {
   if (typeof source !== 'string' || source.trim() === '') {
     throw new DuetError('INVALID_ARGUMENT', 'display_component: source must be the non-empty text of a component module', { field: 'source' })
   }
-  const limits = { ...DEFAULT_COMPILE_LIMITS, ...overrides }
+  const limits = pool.limits
   const bytes = Buffer.byteLength(source, 'utf8')
   if (bytes > limits.maxSourceBytes) {
     throw limitError(
@@ -232,32 +183,63 @@ export async function compileComponent(source: string, overrides: Partial<Compil
       maxNesting: limits.maxNesting,
     })
   }
-  const exports = await sharedExports()
-  esbuildPath ??= createRequire(import.meta.url).resolve('esbuild')
-  const shared: Record<string, string> = {}
-  for (const id of SHARED_MODULE_IDS) shared[id] = sharedModule(id, exports[id])
-  const reply = await runCompileProcess(
-    {
-      esbuild: esbuildPath,
-      source,
-      entry: ENTRY,
-      component: COMPONENT,
-      sourceFile: SOURCE_FILE,
-      sharedIds: SHARED_MODULE_IDS,
-      shared,
-      refusal: IMPORT_REFUSAL,
-    },
-    limits,
-  )
+  const reply = await pool.run(subject, { ...(await sharedRequest()), source })
   if (reply.ok) {
-    const outBytes = Buffer.byteLength(reply.script, 'utf8')
+    // The limit is on the code; the inline source map (about the size of the source again) is kept only while
+    // the whole still fits, so a large module that compiled before still does, its runtime errors unmapped.
+    const mapAt = reply.script.lastIndexOf('//# sourceMappingURL=')
+    const code = mapAt < 0 ? reply.script : reply.script.slice(0, mapAt)
+    const outBytes = Buffer.byteLength(code, 'utf8')
     if (outBytes > limits.maxOutputBytes) {
       throw limitError('output', `The compiled module is ${outBytes} bytes, over the limit of ${limits.maxOutputBytes}.`, { bytes: outBytes })
     }
-    return { script: reply.script }
+    const script = Buffer.byteLength(reply.script, 'utf8') > limits.maxOutputBytes ? code : reply.script
+    // Named, so the browser's stack frames say which script they are in and the shell maps those to the agent's lines.
+    return { script: `${script}//# sourceURL=${COMPONENT_SCRIPT_NAME}\n` }
   }
   if ('fatal' in reply)
     throw limitError('crash', `The compiler failed on this module (${reply.fatal.slice(0, 300)}). Simplify the module; the server is unaffected.`)
-  const problems = (reply.errors as Message[]).map(problemOf)
+  const context: ProblemContext = { shared: await sharedExports(), ...('exports' in reply && reply.exports && { agentExports: reply.exports }) }
+  const problems = (reply.errors as Message[]).map((m) => problemOf(m, context))
   throw new DuetError('COMPILE_ERROR', `The component does not compile:\n${formatProblems(problems)}`, { problems })
+}
+
+let shared: Promise<Omit<CompileRequest, 'source'>> | undefined
+
+/** Everything of a compile request but the source: the same for every compile. */
+function sharedRequest(): Promise<Omit<CompileRequest, 'source'>> {
+  shared ??= sharedExports().then((exports) => {
+    const modules: Record<string, string> = {}
+    for (const id of SHARED_MODULE_IDS) modules[id] = sharedModule(id, exports[id])
+    return { entry: ENTRY, component: COMPONENT, sourceFile: SOURCE_FILE, sharedIds: SHARED_MODULE_IDS, shared: modules, refusal: IMPORT_REFUSAL }
+  })
+  return shared
+}
+
+/**
+ * Compiles one module on a pool of its own, closed after: for a one-off compile within `overrides` of
+ * `DEFAULT_COMPILE_LIMITS`. A server keeps one pool ({@link createCompilePool}) and calls {@link compileIn}.
+ */
+export async function compileComponent(source: string, overrides: Partial<CompileLimits> = {}): Promise<CompiledComponent> {
+  const pool = createCompilePool({ workers: 1, compileLimits: overrides })
+  try {
+    return await compileIn(pool, source, '')
+  } finally {
+    await pool.close()
+  }
+}
+
+/** Where esbuild, an optional peer of @duetkit/server (the CLI brings it), is installed; a clear error when it is not. */
+export function resolveEsbuild(): string {
+  try {
+    return createRequire(import.meta.url).resolve('esbuild')
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err
+    throw new DuetError(
+      'UNSUPPORTED',
+      "display_component needs the package esbuild, which is not installed on this server: run `npm install esbuild` in the server's project (or use @duetkit/cli, which brings it). display_ui_to_user works without it.",
+      { package: 'esbuild' },
+      { cause: err },
+    )
+  }
 }

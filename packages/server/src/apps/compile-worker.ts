@@ -1,18 +1,22 @@
 /**
- * The program of the compile process, run with `node -e`: one esbuild build of one agent module,
- * then exit. It lives in its own process so that whatever the untrusted source does to esbuild (a
- * parser stack overflow, a runaway allocation, a hang) ends that process only: the server's own
- * esbuild, its shell and every other call are untouched, and the next compile starts fresh.
+ * The program of a compiler worker, run with `node -e`: a long-lived process of the compile pool that
+ * loads esbuild once and builds one agent module at a time. It lives in its own process (with
+ * esbuild's native service as its child) so that whatever the untrusted source does to esbuild (a
+ * parser stack overflow, a runaway allocation, a hang) ends that worker only: the pool kills it, answers
+ * the call, and starts another; the server's own esbuild, its shell and every other call are untouched.
  *
  * Plain CommonJS text rather than a module file, so the same code runs from the sources under test
- * and from dist without a build step or a loader.
+ * and from dist without a build step or a loader. Its arguments: the path of esbuild, then
+ * {@link COMPILE_WORKER_MARK} (so a process listing shows what it is).
  *
- * Protocol (IPC): the parent sends one `CompileRequest`; the child answers one `CompileReply` and exits.
+ * Protocol (IPC): the worker sends `{ ready: true }` once esbuild's service runs; then the parent sends
+ * one `CompileJob` at a time and the worker answers each with its `CompileResult`. It exits when the
+ * parent goes away (the IPC channel closes), so a server killed outright leaves no worker behind; its
+ * esbuild service exits when the worker's pipe to it closes.
  */
 
-/** What the parent sends. */
+/** What the parent sends for one build. */
 export interface CompileRequest {
-  esbuild: string
   source: string
   entry: string
   component: string
@@ -24,19 +28,35 @@ export interface CompileRequest {
   refusal: string
 }
 
-/** What the child answers. */
-export type CompileReply = { ok: true; script: string } | { ok: false; errors: unknown[] } | { ok: false; fatal: string }
+/**
+ * What the worker answers for one build. A failure for want of a default export also names what the
+ * agent's module does export (`exports`), so the error can list them.
+ */
+export type CompileReply = { ok: true; script: string } | { ok: false; errors: unknown[]; exports?: string[] } | { ok: false; fatal: string }
+
+/** One build, numbered so a late answer of a cancelled build cannot be taken for the next one's. */
+export interface CompileJob {
+  id: number
+  request: CompileRequest
+}
+
+/** A worker's message: ready, or the answer to the job `id`. */
+export type CompileWorkerMessage = { ready: true } | { id: number; reply: CompileReply }
+
+/** The last argument of every worker's command line. */
+export const COMPILE_WORKER_MARK = 'duet-compile-worker'
 
 export const COMPILE_WORKER_PROGRAM = `
 'use strict'
-process.once('message', async (req) => {
-  const reply = (m) => process.send(m, () => process.exit(0))
-  let esbuild
-  try {
-    esbuild = require(req.esbuild)
-  } catch (err) {
-    return reply({ ok: false, fatal: 'cannot load esbuild: ' + (err && err.message) })
-  }
+process.on('disconnect', () => process.exit(0))
+let esbuild
+try {
+  esbuild = require(process.argv[1])
+} catch (err) {
+  console.error('cannot load esbuild: ' + (err && err.message))
+  process.exit(1)
+}
+async function build(req) {
   const sandbox = {
     name: 'duet-display-component',
     setup(b) {
@@ -64,12 +84,51 @@ process.once('message', async (req) => {
       charset: 'utf8',
       legalComments: 'none',
       logLevel: 'silent',
+      // Inline, with the agent's text: the shell maps a runtime stack back to the agent's lines with it.
+      sourcemap: 'inline',
+      sourcesContent: true,
       plugins: [sandbox],
     })
-    reply({ ok: true, script: result.outputFiles[0].text })
+    return { ok: true, script: result.outputFiles[0].text }
   } catch (err) {
-    if (err && Array.isArray(err.errors) && err.errors.length > 0) reply({ ok: false, errors: err.errors })
-    else reply({ ok: false, fatal: String((err && err.message) || err) })
+    if (err && Array.isArray(err.errors) && err.errors.length > 0) {
+      const noDefault = err.errors.some((e) => /for import "default"/.test(e.text))
+      return { ok: false, errors: err.errors, ...(noDefault && { exports: await exportsOf(req) }) }
+    }
+    return { ok: false, fatal: String((err && err.message) || err) }
   }
+}
+// The names the agent's module exports, read from esbuild's metafile of the module alone (nothing bundled).
+async function exportsOf(req) {
+  try {
+    const result = await esbuild.build({
+      stdin: { contents: req.source, loader: 'tsx', sourcefile: req.sourceFile },
+      bundle: false,
+      write: false,
+      format: 'esm',
+      jsx: 'automatic',
+      jsxImportSource: 'duetkit',
+      tsconfigRaw: {},
+      logLevel: 'silent',
+      metafile: true,
+      outfile: 'out.js',
+    })
+    const outputs = Object.values(result.metafile.outputs)
+    return outputs.length > 0 ? outputs[0].exports : []
+  } catch {
+    return []
+  }
+}
+process.on('message', async (job) => {
+  const reply = await build(job.request)
+  process.send({ id: job.id, reply })
 })
+// Start esbuild's service now, so the first compile finds it warm.
+esbuild.transform('', {}).then(
+  () => process.send({ ready: true }),
+  (err) => {
+    console.error('cannot start esbuild: ' + (err && err.message))
+    process.exit(1)
+  },
+)
 `

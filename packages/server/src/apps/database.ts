@@ -1,16 +1,16 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
+import { openSqlite, type SqliteDatabase } from '../channel/sqlite-driver.js'
 
 /** The handle every part of the store shares. */
-export type AppsDatabase = Database.Database
+export type AppsDatabase = SqliteDatabase
 
 /** The store's file inside the data dir. */
 export const APPS_DB_FILE = 'apps.db'
 
 // Bump with a migration step when the tables change; `user_version` records what a file holds.
-const SCHEMA_VERSION = 3
+const SCHEMA_VERSION = 4
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS renders (
@@ -20,7 +20,9 @@ CREATE TABLE IF NOT EXISTS renders (
   html TEXT,
   source TEXT,
   props TEXT,
-  rendered_at INTEGER NOT NULL
+  rendered_at INTEGER NOT NULL,
+  owner TEXT NOT NULL DEFAULT '',
+  app TEXT
 );
 CREATE INDEX IF NOT EXISTS renders_by_time ON renders (rendered_at);
 CREATE TABLE IF NOT EXISTS saved_apps (
@@ -71,6 +73,15 @@ DROP TABLE app_data;
 ALTER TABLE app_data_v3 RENAME TO app_data;
 ALTER TABLE server_log ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 `
+// Schema 4 gives renders an owner, so each subject's renders are capped and evicted on their own (a subject's
+// channel key carries its scope; older unscoped renders belong to no one in particular: ''), and the app whose
+// data and saved app the render's view may touch (older renders: none).
+const RENDER_OWNERS = `
+ALTER TABLE renders ADD COLUMN app TEXT;
+ALTER TABLE renders ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+UPDATE renders SET owner = substr(channel_id, 1, 23) WHERE channel_id GLOB 's[A-Za-z0-9_-]*' AND substr(channel_id, 24, 1) = '.';
+`
+const hasRenderOwners = (db: AppsDatabase) => (db.pragma('table_info(renders)') as Array<{ name: string }>).some((c) => c.name === 'owner')
 const hasOwners = (db: AppsDatabase) => (db.pragma('table_info(saved_apps)') as Array<{ name: string }>).some((c) => c.name === 'owner')
 
 /**
@@ -83,7 +94,7 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
   let db: AppsDatabase
   try {
     mkdirSync(dataDir, { recursive: true })
-    db = new Database(file)
+    db = openSqlite(file)
   } catch (err) {
     throw appsStoreError(file, err)
   }
@@ -105,7 +116,9 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
     if (version < 2) db.exec("UPDATE server_log SET level = 'warning' WHERE level = 'warn'")
     // Checked again inside the write lock: another process may have migrated the file meanwhile.
     if (!hasOwners(db)) db.transaction(() => !hasOwners(db) && db.exec(OWNERS)).immediate()
+    if (!hasRenderOwners(db)) db.transaction(() => !hasRenderOwners(db) && db.exec(RENDER_OWNERS)).immediate()
     db.exec('CREATE INDEX IF NOT EXISTS server_log_by_owner ON server_log (owner, id)')
+    db.exec('CREATE INDEX IF NOT EXISTS renders_by_owner ON renders (owner, rendered_at)')
     // Written on every open, so a file the process may read but not write fails here, not mid tool call.
     db.pragma(`user_version = ${SCHEMA_VERSION}`)
     return db

@@ -13,4 +13,6 @@ export { registerDisplayTools, type DisplayTools, type DisplayToolsOptions } fro
 export { SHELL_URI } from './display-shell.js'
 export type { DuetShellApi } from './shell/api.js'
 export type { CompileProblem } from './compile-component.js'
+export { DEFAULT_COMPILE_LIMITS, type CompileLimit, type CompileLimits } from './compile-limits.js'
+export { createCompilePool, defaultCompileWorkers, type CompilePool, type CompilePoolOptions, type CompilePoolStats } from './compile-pool.js'
 export { createAgentAppsServer, type AgentAppsOptions } from './agent-apps-server.js'

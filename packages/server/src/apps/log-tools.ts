@@ -11,7 +11,8 @@ export function registerLogTools(app: Pick<AppServer, 'tool'>, store: AppStore):
   app.tool(
     'write_server_log',
     {
-      description: 'Append a line to the server log, for debugging an app; the agent reads it with tail_server_log.',
+      description:
+        'App-only (the app view calls it through the host; the model does not): appends a line to the server log, for debugging an app; the agent reads it with tail_server_log.',
       inputSchema: {
         level: z.enum(LOG_LEVELS),
         message: z.string(),

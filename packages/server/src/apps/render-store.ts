@@ -2,7 +2,8 @@ import type { AppsDatabase } from './database.js'
 import { DuetError } from 'duetkit/protocol'
 import type { AppLimits } from './limits.js'
 import { utf8Bytes } from './limits.js'
-import { checkChannelId } from '../channel/store.js'
+import { checkChannelId, ownerOf } from '../channel/store.js'
+import { checkAppName } from './names.js'
 
 /** What a display tool rendered: a raw HTML fragment, or a Duet component's source with its props. */
 export interface RenderInput {
@@ -14,6 +15,11 @@ export interface RenderInput {
   source?: string
   /** JSON props the component was rendered with. */
   props?: Record<string, unknown>
+  /**
+   * The app this render belongs to: the app-data namespace (and saved-app name) its view may touch. A view's
+   * calls that name their render are confined to it; a render without one may touch no app data.
+   */
+  app?: string
 }
 
 /** A render as stored, with the channel it was shown on. */
@@ -32,14 +38,18 @@ export interface RenderRow {
   props: string | null
 }
 
+/** A render record's row: the render's columns and the app it belongs to (saved apps keep the render's only). */
+export type RecordRow = RenderRow & { app: string | null }
+
 const MAX_TITLE_CHARS = 200
 
-/** Checks a render and returns its row form (shared by both backends, so both refuse the same input). */
-export function renderToRow(input: RenderInput, limits: AppLimits): RenderRow {
+/** Checks a render and returns its record's row form (shared by both backends, so both refuse the same input). */
+export function renderToRow(input: RenderInput, limits: AppLimits): RecordRow {
   if (input === null || typeof input !== 'object') {
     throw new DuetError('INVALID_ARGUMENT', 'recordRender: the render must be an object { kind, title?, html?, source?, props? }', { field: 'render' })
   }
-  const { kind, title, html, source, props } = input
+  const { kind, title, html, source, props, app } = input
+  if (app !== undefined) checkAppName(app, 'app')
   if (kind !== 'html' && kind !== 'component') {
     throw new DuetError('INVALID_ARGUMENT', `recordRender: kind must be 'html' or 'component', got ${JSON.stringify(kind)}`, { field: 'kind' })
   }
@@ -79,12 +89,14 @@ export function renderToRow(input: RenderInput, limits: AppLimits): RenderRow {
     html: kind === 'html' ? body : null,
     source: kind === 'component' ? body : null,
     props: propsJson,
+    app: app ?? null,
   }
 }
 
 /** The render fields of a row, without nulls. */
-export function rowToRender(row: RenderRow): RenderInput {
+export function rowToRender(row: RenderRow & { app?: string | null }): RenderInput {
   const render: RenderInput = { kind: row.kind as RenderInput['kind'] }
+  if (typeof row.app === 'string') render.app = row.app
   if (row.title !== null) render.title = row.title
   if (row.html !== null) render.html = row.html
   if (row.source !== null) render.source = row.source
@@ -92,35 +104,46 @@ export function rowToRender(row: RenderRow): RenderInput {
   return render
 }
 
-/** The render records of the store: one per channel, the latest render wins. */
+/**
+ * The render records of the store: one per channel, the latest render wins. Each render has an owner (the
+ * subject whose scope its channel key carries, else the owner the caller passes: a client address's space
+ * without auth, '' for no one in particular). An owner past `maxRendersPerSubject` loses its own oldest; a store
+ * past `maxRenders` takes the oldest of the owner holding the most, so one user's many renders never evict a
+ * lighter user's.
+ */
 export function createRenderStore(db: AppsDatabase, limits: AppLimits) {
-  const upsert = db.prepare(`INSERT INTO renders (channel_id, kind, title, html, source, props, rendered_at)
-    VALUES (@channelId, @kind, @title, @html, @source, @props, @renderedAt)
+  const upsert = db.prepare(`INSERT INTO renders (channel_id, kind, title, html, source, props, rendered_at, owner, app)
+    VALUES (@channelId, @kind, @title, @html, @source, @props, @renderedAt, @owner, @app)
     ON CONFLICT (channel_id) DO UPDATE SET kind = excluded.kind, title = excluded.title, html = excluded.html,
-      source = excluded.source, props = excluded.props, rendered_at = excluded.rendered_at`)
-  // Keeps the newest maxRenders rows; ties on time fall back to insertion order.
-  const prune = db.prepare(`DELETE FROM renders WHERE rowid IN (
-    SELECT rowid FROM renders ORDER BY rendered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
-  const select = db.prepare('SELECT kind, title, html, source, props, rendered_at FROM renders WHERE channel_id = ?')
+      source = excluded.source, props = excluded.props, rendered_at = excluded.rendered_at, owner = excluded.owner, app = excluded.app`)
+  // Keeps an owner's newest rows; ties on time fall back to insertion order.
+  const pruneOwner = db.prepare(`DELETE FROM renders WHERE rowid IN (
+    SELECT rowid FROM renders WHERE owner = ? ORDER BY rendered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+  const total = db.prepare('SELECT count(*) AS n FROM renders')
+  const heaviest = db.prepare('SELECT owner FROM renders GROUP BY owner ORDER BY count(*) DESC, min(rendered_at) LIMIT 1')
+  const dropOldest = db.prepare(`DELETE FROM renders WHERE rowid = (SELECT rowid FROM renders WHERE owner = ? ORDER BY rendered_at, rowid LIMIT 1)`)
+  const select = db.prepare('SELECT kind, title, html, source, props, app, rendered_at FROM renders WHERE channel_id = ?')
 
-  const record = db.transaction((channelId: string, row: RenderRow, renderedAt: number) => {
-    upsert.run({ channelId, ...row, renderedAt })
-    prune.run(limits.maxRenders)
+  const record = db.transaction((channelId: string, row: RecordRow, renderedAt: number, owner: string) => {
+    upsert.run({ channelId, ...row, renderedAt, owner })
+    if (owner !== '') pruneOwner.run(owner, limits.maxRendersPerSubject)
+    for (let n = (total.get() as { n: number }).n; n > limits.maxRenders; n--) dropOldest.run((heaviest.get() as { owner: string }).owner)
   })
 
   return {
-    /** Records what was rendered on a channel, replacing an earlier render there. */
-    recordRender(channelId: string, input: RenderInput): RenderRecord {
+    /** Records what was rendered on a channel, replacing an earlier render there; `owner`: see `ownerOf`. */
+    recordRender(channelId: string, input: RenderInput, owner?: string): RenderRecord {
       checkChannelId(channelId)
+      const charged = ownerOf(channelId, owner)
       const row = renderToRow(input, limits)
       const renderedAt = Date.now()
-      record.immediate(channelId, row, renderedAt)
+      record.immediate(channelId, row, renderedAt, charged)
       return { ...rowToRender(row), channelId, renderedAt }
     },
     /** The latest render on a channel, if one was recorded (and not yet pruned). */
     getRender(channelId: string): RenderRecord | undefined {
       checkChannelId(channelId)
-      const row = select.get(channelId) as (RenderRow & { rendered_at: number }) | undefined
+      const row = select.get(channelId) as (RecordRow & { rendered_at: number }) | undefined
       return row ? { ...rowToRender(row), channelId, renderedAt: row.rendered_at } : undefined
     },
   }

@@ -52,6 +52,8 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
     {
       description: 'List saved apps, newest first: name, kind, title, description.',
       annotations: { readOnlyHint: true },
+      // The agent's alone: a view that could list, load or delete saved apps would reach its neighbours.
+      visibility: ['model'],
     },
     (_args: Record<string, never>, extra: ToolExtra) =>
       guarded(async () => {
@@ -67,6 +69,7 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       inputSchema: { name: z.string().describe('a name from list_saved_apps') },
       // With the display tools it shows the app again on a fresh channel, which is a write.
       annotations: onLoad ? { readOnlyHint: false, idempotentHint: false } : { readOnlyHint: true },
+      visibility: ['model'],
       ...(loadMeta && { _meta: loadMeta }),
     },
     (args: { name: string }, extra: ToolExtra) =>
@@ -84,6 +87,7 @@ export function registerSavedAppTools(app: Pick<AppServer, 'tool'>, store: AppSt
       description: 'Delete a saved app by name.',
       inputSchema: { name: z.string() },
       annotations: { destructiveHint: true },
+      visibility: ['model'],
     },
     (args: { name: string }, extra: ToolExtra) =>
       guarded(async () => {

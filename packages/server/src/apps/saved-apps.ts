@@ -1,6 +1,6 @@
 import type { AppsDatabase } from './database.js'
 import { DuetError } from 'duetkit/protocol'
-import type { AppLimits } from './limits.js'
+import { appQuotaError, type AppLimits } from './limits.js'
 import { checkChannelId } from '../channel/store.js'
 import { checkAppName } from './names.js'
 import type { RenderInput, RenderRow } from './render-store.js'
@@ -59,11 +59,15 @@ export function nameTakenError(name: string): DuetError {
   )
 }
 
-/** save_app of a new name when the saved apps are at their cap. */
-export function savedAppsFullError(limits: AppLimits): DuetError {
-  return new DuetError('LIMIT_REACHED', `There are already ${limits.maxSavedApps} saved apps; delete one with delete_saved_app first.`, {
-    limit: limits.maxSavedApps,
-  })
+/**
+ * The error for save_app of a new name, or undefined when there is room: `mine` saved apps of the caller's space
+ * against `maxSavedAppsPerSubject`, `all` of the store against `maxSavedApps`.
+ */
+export function savedAppsFull(mine: number, all: number, limits: AppLimits): DuetError | undefined {
+  const advice = 'delete one with delete_saved_app first, or save under a name in use with replace: true.'
+  if (mine >= limits.maxSavedAppsPerSubject) return appQuotaError('maxSavedAppsPerSubject', limits.maxSavedAppsPerSubject, mine, advice)
+  if (all >= limits.maxSavedApps) return appQuotaError('maxSavedApps', limits.maxSavedApps, all, advice)
+  return undefined
 }
 
 /** load_app of a name nobody saved, naming (some of) the saved apps there are. */
@@ -90,6 +94,7 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
   const renderOf = db.prepare('SELECT kind, title, html, source, props FROM renders WHERE channel_id = ?')
   const exists = db.prepare('SELECT 1 FROM saved_apps WHERE owner = ? AND name = ?')
   const count = db.prepare('SELECT count(*) AS n FROM saved_apps WHERE owner = ?')
+  const countAll = db.prepare('SELECT count(*) AS n FROM saved_apps')
   const upsert = db.prepare(`INSERT INTO saved_apps (owner, name, kind, title, description, html, source, props, saved_at)
     VALUES (@owner, @name, @kind, @title, @description, @html, @source, @props, @savedAt)
     ON CONFLICT (owner, name) DO UPDATE SET kind = excluded.kind, title = excluded.title, description = excluded.description,
@@ -104,7 +109,8 @@ export function createSavedApps(db: AppsDatabase, limits: AppLimits) {
     if (!render) throw noRenderError(channelId)
     const taken = exists.get(owner, name) !== undefined
     if (taken && !options.replace) throw nameTakenError(name)
-    if (!taken && (count.get(owner) as { n: number }).n >= limits.maxSavedApps) throw savedAppsFullError(limits)
+    const full = taken ? undefined : savedAppsFull((count.get(owner) as { n: number }).n, (countAll.get() as { n: number }).n, limits)
+    if (full) throw full
     const savedAt = Date.now()
     upsert.run({ owner, name, ...render, description: options.description ?? null, savedAt })
     return rowToSaved({ name, ...render, description: options.description ?? null, saved_at: savedAt })

@@ -6,10 +6,11 @@ import type { AppStoreOperations } from './app-store.js'
  * One subject's view of an owner space's operations (`ops`, already limited to that owner's saved apps, data
  * and log): render records, which are keyed by channel, are kept under the channel's store key in the
  * subject's scope, the same key its channel has — so `get_render`, `save_app` and `load_app` reach only the
- * renders of the caller's own channels. Channel ids are checked as public ids (no caller can name another
+ * renders of the caller's own channels; render quotas are charged to the subject, or in the shared space to
+ * `owner` (see `addressOwner`). Channel ids are checked as public ids (no caller can name another
  * space's key), and errors and records name the id the caller used.
  */
-export function inSubjectSpace(ops: AppStoreOperations, subject: string | undefined): AppStoreOperations {
+export function inSubjectSpace(ops: AppStoreOperations, subject: string | undefined, owner?: string): AppStoreOperations {
   const keyOf = (id: string) => channelKey(subject, checkPublicChannelId(id))
   const on = async <T>(id: string, work: (key: string) => Promise<T>): Promise<T> => {
     const key = keyOf(id)
@@ -21,7 +22,8 @@ export function inSubjectSpace(ops: AppStoreOperations, subject: string | undefi
   }
   return Object.freeze({
     ...ops,
-    recordRender: (channelId, input) => on(channelId, async (key) => ({ ...(await ops.recordRender(key, input)), channelId })),
+    // A subject's key names its owner; in the shared space `owner` (a client address's space) is charged.
+    recordRender: (channelId, input) => on(channelId, async (key) => ({ ...(await ops.recordRender(key, input, owner)), channelId })),
     getRender: (channelId) =>
       on(channelId, async (key) => {
         const record = await ops.getRender(key)

@@ -16,6 +16,13 @@ export interface ChannelLimits {
   maxStoreBytes: number
   /** Most open channels the store holds (default 100,000); closed and expired channels do not count. */
   maxChannels: number
+  /**
+   * Most bytes of unacknowledged messages the channels of one subject hold (default 64 MiB, 1/16 of the default
+   * store): one user's unread mail cannot fill the store for the others.
+   */
+  maxStoreBytesPerSubject: number
+  /** Most open channels one subject holds (default 1,000, 1/100 of the default store). */
+  maxChannelsPerSubject: number
 }
 
 export const DEFAULT_LIMITS: Readonly<ChannelLimits> = Object.freeze({
@@ -24,9 +31,13 @@ export const DEFAULT_LIMITS: Readonly<ChannelLimits> = Object.freeze({
   idleTtlMs: 24 * 60 * 60 * 1000,
   maxStoreBytes: 1024 * 1024 * 1024,
   maxChannels: 100_000,
+  maxStoreBytesPerSubject: 64 * 1024 * 1024,
+  maxChannelsPerSubject: 1_000,
 })
 
 const MAX_EVENT_LENGTH = 256
+// With the u flag a surrogate pair is one code point, so only an unpaired half matches.
+const LONE_SURROGATE = /\p{Cs}/u
 /** Default and ceiling for one drain, so a single poll result stays a sane size. */
 export const DEFAULT_DRAIN_MAX = 100
 export const DRAIN_MAX_CEILING = 100_000
@@ -59,6 +70,10 @@ export function encodeMessage(message: OutgoingMessage, limits: ChannelLimits): 
   const { event } = message
   if (typeof event !== 'string' || event.length === 0 || event.length > MAX_EVENT_LENGTH) {
     throw new DuetError('BAD_MESSAGE', `The event name must be a non-empty string of at most ${MAX_EVENT_LENGTH} characters.`)
+  }
+  // A lone surrogate has no UTF-8 form: stored, it would come back as U+FFFD, a different name than was sent.
+  if (LONE_SURROGATE.test(event)) {
+    throw new DuetError('BAD_MESSAGE', 'The event name contains a lone UTF-16 surrogate (half of a character); send well-formed text.', { field: 'event' })
   }
   checkDepth(message.data)
   let json: string | undefined
@@ -139,21 +154,33 @@ export function queueFullError(id: string, limits: ChannelLimits): DuetError {
   )
 }
 
+/** The quotas a channel store keeps: store-wide, and the same per subject. */
+export type ChannelQuota = 'maxStoreBytes' | 'maxChannels' | 'maxStoreBytesPerSubject' | 'maxChannelsPerSubject'
+
+const FLAG: Record<ChannelQuota, string> = {
+  maxStoreBytes: '--max-store-bytes',
+  maxChannels: '--max-channels',
+  maxStoreBytesPerSubject: '--max-store-bytes-per-subject',
+  maxChannelsPerSubject: '--max-channels-per-subject',
+}
+
 /**
  * LIMIT_REACHED for a store at one of its quotas, naming the quota, its limit and the current use, so the
  * operator knows which flag to raise and the caller knows what would free room.
  */
-export function quotaError(quota: 'maxStoreBytes' | 'maxChannels', limit: number, used: number, adding?: number): DuetError {
-  if (quota === 'maxChannels') {
+export function quotaError(quota: ChannelQuota, limit: number, used: number, adding?: number): DuetError {
+  const whose = quota.endsWith('PerSubject') ? 'Your channels are' : 'The channel store is'
+  const raise = `raise the limit (duet serve ${FLAG[quota]})`
+  if (quota === 'maxChannels' || quota === 'maxChannelsPerSubject') {
     return new DuetError(
       'LIMIT_REACHED',
-      `The channel store is at its channel quota: ${used} open channels, limit ${limit} (maxChannels). Close channels you no longer need with close_channel (idle ones expire by themselves), or raise the limit (duet serve --max-channels).`,
+      `${whose} at the channel quota: ${used} open channels, limit ${limit} (${quota}). Close channels you no longer need with close_channel (idle ones expire by themselves), or ${raise}.`,
       { quota, limit, used },
     )
   }
   return new DuetError(
     'LIMIT_REACHED',
-    `The channel store is at its storage quota: unread messages take ${used} bytes and this one needs ${adding ?? 0} more, limit ${limit} bytes (maxStoreBytes). Readers free room by acknowledging what they read (poll with after) and closing channels they are done with; or raise the limit (duet serve --max-store-bytes).`,
+    `${whose} at the storage quota: unread messages take ${used} bytes and this one needs ${adding ?? 0} more, limit ${limit} bytes (${quota}). Readers free room by acknowledging what they read (poll with after) and closing channels they are done with; or ${raise}.`,
     { quota, limit, used, ...(adding !== undefined && { size: adding }) },
   )
 }

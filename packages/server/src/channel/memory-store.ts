@@ -9,6 +9,7 @@ import {
   DIRECTIONS,
   isMintedId,
   mintChannelId,
+  ownerOf,
   unknownChannelError,
   type ChannelMessage,
   type ChannelStats,
@@ -82,7 +83,16 @@ class Queue {
   }
 }
 
+/** What one owner holds now, against the per-subject quotas. */
+interface Usage {
+  bytes: number
+  channels: number
+  setAside: number
+}
+
 interface Channel {
+  /** Whose quotas it counts against ('' for the store-wide ones only). */
+  owner: string
   open: boolean
   touchedAt: number
   seq: number
@@ -103,36 +113,61 @@ class MemoryChannelStore implements ChannelStore {
   private readonly stopSweeper: () => void
   private setAside = 0
   private readonly setAsideListeners = new SetAsideListeners()
-  // Store-wide use, kept current on every change so a quota check is one comparison.
+  // Store-wide and per-owner use, kept current on every change so a quota check is one comparison.
   private bytes = 0
   private openChannels = 0
-  private readonly account = (delta: number) => {
-    this.bytes += delta
-  }
+  private readonly usage = new Map<string, Usage>()
 
   constructor(private readonly limits: ChannelLimits) {
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
   }
 
-  private queues(): Record<Direction, Queue> {
-    return { 'app-to-agent': new Queue(this.account), 'agent-to-app': new Queue(this.account) }
+  /** An owner's use, created at zero; owners holding nothing are dropped again (see `settle`). */
+  private usageOf(owner: string): Usage {
+    let usage = this.usage.get(owner)
+    if (!usage) this.usage.set(owner, (usage = { bytes: 0, channels: 0, setAside: 0 }))
+    return usage
   }
 
-  /** A new open channel, within the channel quota (idle channels are expired first so they hold no room). */
-  private create(id: string, now: number, appSeen: boolean): Channel {
+  private settle(owner: string): void {
+    const usage = this.usage.get(owner)
+    if (usage && usage.bytes === 0 && usage.channels === 0 && usage.setAside === 0) this.usage.delete(owner)
+  }
+
+  private queues(owner: string): Record<Direction, Queue> {
+    const account = (delta: number) => {
+      this.bytes += delta
+      if (owner === '') return
+      this.usageOf(owner).bytes += delta
+      if (delta < 0) this.settle(owner)
+    }
+    return { 'app-to-agent': new Queue(account), 'agent-to-app': new Queue(account) }
+  }
+
+  /** A new open channel, within the channel quotas (idle channels are expired first so they hold no room). */
+  private create(id: string, now: number, appSeen: boolean, owner: string): Channel {
     if (this.openChannels >= this.limits.maxChannels) this.expireIdle(now)
     if (this.openChannels >= this.limits.maxChannels) throw quotaError('maxChannels', this.limits.maxChannels, this.openChannels)
-    const channel: Channel = { open: true, touchedAt: now, seq: 0, appSeen, queues: this.queues() }
+    if (owner !== '') {
+      if (this.usageOf(owner).channels >= this.limits.maxChannelsPerSubject) this.expireIdle(now)
+      const mine = this.usageOf(owner).channels
+      if (mine >= this.limits.maxChannelsPerSubject) throw quotaError('maxChannelsPerSubject', this.limits.maxChannelsPerSubject, mine)
+      this.usageOf(owner).channels++
+    }
+    const channel: Channel = { owner, open: true, touchedAt: now, seq: 0, appSeen, queues: this.queues(owner) }
     this.channels.set(id, channel)
     this.openChannels++
     return channel
   }
 
-  /** The channel, created on first use; throws when it is closed or has gone idle past the TTL. `app` marks an app-side call. */
-  private use(id: string, now: number, create: boolean, app = false): Channel | undefined {
+  /**
+   * The channel, created on first use (charged to `owner`, see `ownerOf`); throws when it is closed or has gone
+   * idle past the TTL. `app` marks an app-side call.
+   */
+  private use(id: string, now: number, create: boolean, app = false, owner?: string): Channel | undefined {
     const channel = this.channels.get(id)
     if (!channel && isMintedId(id)) throw unknownChannelError(id, this.backend)
-    if (!channel) return create ? this.create(id, now, app) : undefined
+    if (!channel) return create ? this.create(id, now, app, ownerOf(id, owner)) : undefined
     if (channel.open && channel.touchedAt < now - this.limits.idleTtlMs) this.end(channel, now)
     if (!channel.open) throw closedError(id)
     if (app) channel.appSeen = true
@@ -140,29 +175,41 @@ class MemoryChannelStore implements ChannelStore {
   }
 
   private end(channel: Channel, now: number): void {
-    if (channel.open) this.openChannels--
+    if (channel.open) {
+      this.openChannels--
+      if (channel.owner !== '') {
+        this.usageOf(channel.owner).channels--
+        this.settle(channel.owner)
+      }
+    }
     channel.open = false
     channel.touchedAt = now
     for (const direction of DIRECTIONS) channel.queues[direction].clear()
   }
 
-  async open(scope?: string): Promise<string> {
+  async open(scope?: string, owner?: string): Promise<string> {
     const id = mintChannelId(scope)
-    this.create(id, Date.now(), true)
+    this.create(id, Date.now(), true, ownerOf(id, owner))
     return id
   }
 
-  async send(id: string, direction: Direction, message: OutgoingMessage): Promise<string> {
+  async send(id: string, direction: Direction, message: OutgoingMessage, owner?: string): Promise<string> {
     checkChannelId(id)
     checkDirection(direction)
     const encoded = encodeMessage(message, this.limits)
     const { event, json, bytes } = encoded
     const now = Date.now()
-    const channel = this.use(id, now, true, direction === 'app-to-agent')!
+    const channel = this.use(id, now, true, direction === 'app-to-agent', owner)!
     const queue = channel.queues[direction]
     if (queue.length >= this.limits.maxPending) throw queueFullError(id, this.limits)
     if (this.bytes + bytes > this.limits.maxStoreBytes) this.expireIdle(now)
     if (this.bytes + bytes > this.limits.maxStoreBytes) throw quotaError('maxStoreBytes', this.limits.maxStoreBytes, this.bytes, bytes)
+    if (channel.owner !== '') {
+      const limit = this.limits.maxStoreBytesPerSubject
+      if (this.usageOf(channel.owner).bytes + bytes > limit) this.expireIdle(now)
+      const mine = this.usage.get(channel.owner)?.bytes ?? 0
+      if (mine + bytes > limit) throw quotaError('maxStoreBytesPerSubject', limit, mine, bytes)
+    }
     const stored = { id: String(++channel.seq), event, json, at: now, bytes }
     queue.push(stored)
     channel.touchedAt = now
@@ -179,11 +226,11 @@ class MemoryChannelStore implements ChannelStore {
     checkDirection(direction)
     const max = drainMax(options.max)
     const wait = waitMs(options.waitMs)
-    if (options.after !== undefined) await this.ack(id, direction, options.after)
+    if (options.after !== undefined) await this.ack(id, direction, options.after, options.owner)
     const since = options.since === undefined ? 0 : checkAfter(options.since)
     const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () => {
       const now = Date.now()
-      const channel = this.use(id, now, true, direction === 'agent-to-app')!
+      const channel = this.use(id, now, true, direction === 'agent-to-app', options.owner)!
       channel.touchedAt = now
       const queue = channel.queues[direction]
       for (;;) {
@@ -202,6 +249,7 @@ class MemoryChannelStore implements ChannelStore {
           }
         }
         this.setAside += bad
+        if (bad > 0 && channel.owner !== '') this.usageOf(channel.owner).setAside += bad
         this.setAsideListeners.emit({ channelId: id, direction, count: bad })
         if (out.length === 0) continue
         // Taking the batch happens in this same synchronous step, so two drains never share a message.
@@ -215,17 +263,24 @@ class MemoryChannelStore implements ChannelStore {
     return found ?? []
   }
 
-  async ack(id: string, direction: Direction, upTo: string): Promise<number> {
+  async ack(id: string, direction: Direction, upTo: string, owner?: string): Promise<number> {
     checkChannelId(id)
     checkDirection(direction)
     const n = checkAfter(upTo)
-    const channel = this.use(id, Date.now(), true, direction === 'agent-to-app')!
+    const channel = this.use(id, Date.now(), true, direction === 'agent-to-app', owner)!
     if (n > channel.seq) throw afterTooLarge(upTo)
     return channel.queues[direction].ackUpTo(n)
   }
 
-  async stats(): Promise<ChannelStats> {
-    return { backend: this.backend, setAside: this.setAside, bytes: this.bytes, channels: this.openChannels }
+  async stats(owner?: string): Promise<ChannelStats> {
+    // No owner, or '' (no one in particular): the store's own counters.
+    if (owner === undefined || ownerOf('', owner) === '') {
+      const limits = { bytes: this.limits.maxStoreBytes, channels: this.limits.maxChannels }
+      return { backend: this.backend, setAside: this.setAside, bytes: this.bytes, channels: this.openChannels, limits }
+    }
+    const mine = this.usage.get(owner) ?? { bytes: 0, channels: 0, setAside: 0 }
+    const limits = { bytes: this.limits.maxStoreBytesPerSubject, channels: this.limits.maxChannelsPerSubject }
+    return { backend: this.backend, setAside: mine.setAside, bytes: mine.bytes, channels: mine.channels, limits }
   }
 
   async appSeen(id: string): Promise<boolean> {
@@ -253,7 +308,7 @@ class MemoryChannelStore implements ChannelStore {
     const channel = this.channels.get(id)
     if (channel) this.end(channel, now)
     // A tombstone, so the id keeps refusing calls; it is not an open channel and takes no quota.
-    else this.channels.set(id, { open: false, touchedAt: now, seq: 0, appSeen: false, queues: this.queues() })
+    else this.channels.set(id, { owner: '', open: false, touchedAt: now, seq: 0, appSeen: false, queues: this.queues('') })
     for (const direction of DIRECTIONS) this.bell.ring(bellKey(id, direction))
   }
 
@@ -275,6 +330,7 @@ class MemoryChannelStore implements ChannelStore {
   async dispose(): Promise<void> {
     this.stopSweeper()
     this.channels.clear()
+    this.usage.clear()
     this.bell.ringAll()
   }
 }

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqliteDatabase } from './sqlite-driver.js'
 
 /**
  * Brings a channels file from an older Duet up to the quota and app-seen schema, and installs the triggers
@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3'
  * set-aside, close, expiry, sweep) updates them in its own transaction, so they cannot drift.
  * Runs inside the opener's immediate transaction, so two processes opening an old file at once upgrade it once.
  */
-export function upgradeSchema(db: Database.Database): void {
+export function upgradeSchema(db: SqliteDatabase): void {
   const columns = (table: string) => new Set((db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name))
   if (!columns('messages').has('size')) {
     db.exec(`ALTER TABLE messages ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
@@ -17,6 +17,16 @@ export function upgradeSchema(db: Database.Database): void {
     // Channels that existed before the marker get the benefit of the doubt: no "likely typo" hint for them.
     db.exec(`ALTER TABLE channels ADD COLUMN app_seen INTEGER NOT NULL DEFAULT 0; UPDATE channels SET app_seen = 1;`)
   }
+  if (!columns('channels').has('owner')) {
+    // A subject's channels are known by their key; older unscoped channels belong to no one in particular ('').
+    db.exec(`ALTER TABLE channels ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+      UPDATE channels SET owner = substr(id, 1, 23) WHERE id GLOB 's[A-Za-z0-9_-]*' AND substr(id, 24, 1) = '.';`)
+  }
+  if (!columns('messages').has('owner')) {
+    db.exec(`ALTER TABLE messages ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+      UPDATE messages SET owner = coalesce((SELECT owner FROM channels WHERE id = messages.channel), '');`)
+  }
+  upgradeOwners(db)
   db.exec(`
     INSERT INTO stats (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM messages WHERE true ON CONFLICT (name) DO NOTHING;
     INSERT INTO stats (name, value) SELECT 'channels', count(*) FROM channels WHERE state = 0 ON CONFLICT (name) DO NOTHING;
@@ -30,5 +40,36 @@ export function upgradeSchema(db: Database.Database): void {
       BEGIN UPDATE stats SET value = value + (CASE WHEN NEW.state = 0 THEN 1 ELSE -1 END) WHERE name = 'channels'; END;
     CREATE TRIGGER IF NOT EXISTS channels_open_out AFTER DELETE ON channels WHEN OLD.state = 0
       BEGIN UPDATE stats SET value = value - 1 WHERE name = 'channels'; END;
+  `)
+}
+
+/**
+ * The per-owner counters (bytes of stored messages, open channels, set-aside rows) beside the store-wide ones,
+ * kept by triggers as those are. Each message carries its channel's owner, so the shared space ('') costs its
+ * triggers nothing and a subject's message one primary-key update. An owner's row is made when its first channel is (`ensureOwner`), so the
+ * triggers only ever update; the counts of a file from before owners existed are computed once.
+ */
+function upgradeOwners(db: SqliteDatabase): void {
+  const fresh = !(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'owners'`).get() as unknown)
+  db.exec(`CREATE TABLE IF NOT EXISTS owners (
+      owner TEXT PRIMARY KEY, bytes INTEGER NOT NULL DEFAULT 0, channels INTEGER NOT NULL DEFAULT 0, set_aside INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;`)
+  if (fresh) {
+    db.exec(`INSERT INTO owners (owner) SELECT DISTINCT owner FROM channels WHERE owner != '';
+      UPDATE owners SET
+        channels = (SELECT count(*) FROM channels c WHERE c.owner = owners.owner AND c.state = 0),
+        bytes = (SELECT coalesce(sum(size), 0) FROM messages m WHERE m.owner = owners.owner);`)
+  }
+  db.exec(`
+    CREATE TRIGGER IF NOT EXISTS messages_owner_in AFTER INSERT ON messages WHEN NEW.owner != ''
+      BEGIN UPDATE owners SET bytes = bytes + NEW.size WHERE owner = NEW.owner; END;
+    CREATE TRIGGER IF NOT EXISTS messages_owner_out AFTER DELETE ON messages WHEN OLD.owner != ''
+      BEGIN UPDATE owners SET bytes = bytes - OLD.size WHERE owner = OLD.owner; END;
+    CREATE TRIGGER IF NOT EXISTS channels_owner_in AFTER INSERT ON channels WHEN NEW.state = 0
+      BEGIN UPDATE owners SET channels = channels + 1 WHERE owner = NEW.owner; END;
+    CREATE TRIGGER IF NOT EXISTS channels_owner_change AFTER UPDATE OF state ON channels WHEN (OLD.state = 0) != (NEW.state = 0)
+      BEGIN UPDATE owners SET channels = channels + (CASE WHEN NEW.state = 0 THEN 1 ELSE -1 END) WHERE owner = NEW.owner; END;
+    CREATE TRIGGER IF NOT EXISTS channels_owner_out AFTER DELETE ON channels WHEN OLD.state = 0
+      BEGIN UPDATE owners SET channels = channels - 1 WHERE owner = OLD.owner; END;
   `)
 }

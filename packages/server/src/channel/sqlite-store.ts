@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { DuetError } from 'duetkit/protocol'
 import { decodeData, drainMax, encodeMessage, queueFullError, quotaError, waitMs, type ChannelLimits } from './limits.js'
 import { SetAsideListeners } from './set-aside.js'
+import { openSqlite, type SqliteDatabase } from './sqlite-driver.js'
 import { upgradeSchema } from './sqlite-schema.js'
 import {
   afterTooLarge,
@@ -14,6 +14,7 @@ import {
   DIRECTIONS,
   isMintedId,
   mintChannelId,
+  ownerOf,
   unknownChannelError,
   type ChannelMessage,
   type ChannelStats,
@@ -38,7 +39,10 @@ const CHANGE_POLL_MS = 250
 const FALLBACK_POLL_MS = 30_000
 // An empty poll refreshes the channel's idle clock at most this often, so idle polling stays read-only.
 const TOUCH_EVERY_MS = 60_000
-const TRAILING_RING_MS = 5
+// After the last WAL event, look again this long after it. The commit is usually visible by the first look;
+// on a busy machine the writer can be descheduled between its WAL write and its commit for tens of ms, and
+// a single look at 5 ms then left the reader to CHANGE_POLL_MS (the 250 ms tail of a woken `duet wait`).
+const TRAILING_RINGS_MS = [5, 20, 60, 150]
 
 const OPEN = 0
 const CLOSED = 1
@@ -49,6 +53,7 @@ interface ChannelRow {
   touched_at: number
   pending: number
   app_seen: number
+  owner: string
 }
 interface MessageRow {
   seq: number
@@ -64,7 +69,8 @@ CREATE TABLE IF NOT EXISTS channels (
   touched_at INTEGER NOT NULL,
   pending_0 INTEGER NOT NULL DEFAULT 0,
   pending_1 INTEGER NOT NULL DEFAULT 0,
-  app_seen INTEGER NOT NULL DEFAULT 0
+  app_seen INTEGER NOT NULL DEFAULT 0,
+  owner TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -73,7 +79,8 @@ CREATE TABLE IF NOT EXISTS messages (
   event TEXT NOT NULL,
   data TEXT NOT NULL,
   at INTEGER NOT NULL,
-  size INTEGER NOT NULL DEFAULT 0
+  size INTEGER NOT NULL DEFAULT 0,
+  owner TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS messages_queue ON messages (channel, dir, seq);
 CREATE TABLE IF NOT EXISTS stats (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -83,10 +90,10 @@ CREATE TABLE IF NOT EXISTS closes (seq INTEGER PRIMARY KEY AUTOINCREMENT, channe
 /** Opens (creating if needed) the SQLite channel store under `dataDir`. */
 export function openSqliteStore(dataDir: string, limits: ChannelLimits): ChannelStore {
   const dir = join(dataDir, SQLITE_SUBDIR)
-  let db: Database.Database
+  let db: SqliteDatabase
   try {
     mkdirSync(dir, { recursive: true })
-    db = new Database(join(dir, SQLITE_FILE))
+    db = openSqlite(join(dir, SQLITE_FILE))
     db.pragma('busy_timeout = 10000')
     db.pragma('journal_mode = WAL')
     // NORMAL in WAL mode: a commit survives the process being killed; only an OS crash may lose the last ones.
@@ -133,7 +140,7 @@ class SqliteChannelStore implements ChannelStore {
   private seenClose = 0
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly dir: string,
     private readonly limits: ChannelLimits,
   ) {
@@ -161,15 +168,19 @@ class SqliteChannelStore implements ChannelStore {
       ),
     )
     const lower = [0, 1].map((d) => db.prepare(`UPDATE channels SET pending_${d} = pending_${d} - @n, touched_at = @now WHERE id = @id`))
-    const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending, app_seen FROM channels WHERE id = ?`))
+    const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending, app_seen, owner FROM channels WHERE id = ?`))
     this.stmt = {
       bump,
       lower,
       row,
-      create: db.prepare(`INSERT INTO channels (id, touched_at, app_seen) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+      create: db.prepare(`INSERT INTO channels (id, touched_at, app_seen, owner) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+      ensureOwner: db.prepare(`INSERT INTO owners (owner) VALUES (?) ON CONFLICT (owner) DO NOTHING`),
+      usage: db.prepare(`SELECT bytes, channels, set_aside FROM owners WHERE owner = ?`),
+      forgetOwners: db.prepare(`DELETE FROM owners WHERE bytes = 0 AND channels = 0`),
+      countSetAside: db.prepare(`UPDATE owners SET set_aside = set_aside + ? WHERE owner = (SELECT owner FROM channels WHERE id = ?)`),
       markApp: db.prepare(`UPDATE channels SET app_seen = 1 WHERE id = ? AND app_seen = 0`),
       appSeen: db.prepare(`SELECT app_seen FROM channels WHERE id = ?`),
-      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size) VALUES (?, ?, ?, ?, ?, ?)`),
+      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size, owner) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       first: db.prepare(`SELECT seq, event, data, at FROM messages WHERE channel = ? AND dir = ? AND seq > ? ORDER BY seq LIMIT ?`),
       ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND seq <= ?`),
       dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
@@ -190,17 +201,24 @@ class SqliteChannelStore implements ChannelStore {
       forget: db.prepare(`DELETE FROM channels WHERE state != ${OPEN} AND touched_at < ?`),
     }
     const s = this.stmt
-    this.txSend = db.transaction((id: string, d: number, event: string, json: string, bytes: number, now: number): number => {
+    this.txSend = db.transaction((id: string, d: number, event: string, json: string, bytes: number, now: number, given?: string): number => {
       const existing = s.row[d].get(id) as ChannelRow | undefined
       if (isMintedId(id) && !existing) throw unknownChannelError(id, `${this.backend} at ${dir}`)
       // Sends to the agent come from the app (d 0), so they mark the channel as seen by one.
-      if (!existing) this.create(id, now, d === 0)
+      const owner = existing ? existing.owner : ownerOf(id, given)
+      if (!existing) this.create(id, now, d === 0, owner)
       else if (d === 0 && !existing.app_seen) s.markApp.run(id)
       const used = this.counter('bytes')
       if (used + bytes > limits.maxStoreBytes) {
         this.expireIdle(now)
         const after = this.counter('bytes')
         if (after + bytes > limits.maxStoreBytes) throw quotaError('maxStoreBytes', limits.maxStoreBytes, after, bytes)
+      }
+      // The owner's share, checked in the same transaction as the insert, so replicas racing cannot overshoot it.
+      if (owner !== '' && this.usage(owner).bytes + bytes > limits.maxStoreBytesPerSubject) {
+        this.expireIdle(now)
+        const mine = this.usage(owner).bytes
+        if (mine + bytes > limits.maxStoreBytesPerSubject) throw quotaError('maxStoreBytesPerSubject', limits.maxStoreBytesPerSubject, mine, bytes)
       }
       if (s.bump[d].run({ id, now, fresh: now - limits.idleTtlMs, max: limits.maxPending }).changes === 0) {
         const current = s.row[d].get(id) as ChannelRow
@@ -211,7 +229,7 @@ class SqliteChannelStore implements ChannelStore {
         }
         throw queueFullError(id, limits)
       }
-      return Number(s.insert.run(id, d, event, json, now, bytes).lastInsertRowid)
+      return Number(s.insert.run(id, d, event, json, now, bytes, owner).lastInsertRowid)
     })
     this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
       const last = (s.lastSeq.get() as { seq: number } | undefined)?.seq ?? 0
@@ -226,6 +244,7 @@ class SqliteChannelStore implements ChannelStore {
       if (n > 0) {
         s.lower[d].run({ id, n, now })
         s.count.run('set_aside', n)
+        s.countSetAside.run(n, id)
       }
     })
     this.txClose = db.transaction((id: string, state: number, now: number) => {
@@ -238,6 +257,8 @@ class SqliteChannelStore implements ChannelStore {
       // Tombstones keep a closed id refusing calls for a while, then go too.
       s.forget.run(now - limits.idleTtlMs * TOMBSTONE_TTL_FACTOR)
       s.forgetCloses.run(now - 60_000)
+      // Owners holding nothing (an address seen once, long ago) leave no row behind.
+      s.forgetOwners.run()
       return expired
     })
     this.stopSweeper = startSweeper(limits.idleTtlMs, () => this.sweep())
@@ -245,14 +266,25 @@ class SqliteChannelStore implements ChannelStore {
 
   /**
    * A writer's frames reach the WAL file a moment before its commit becomes visible to readers (SQLite
-   * publishes it in the shared-memory index, which fires no file event). So ring now, and once more shortly
-   * after the last event, instead of leaving a reader that looked too early to the fallback poll.
+   * publishes it in the shared-memory index, which fires no file event). So ring now, and again at each of
+   * TRAILING_RINGS_MS after the last event, instead of leaving a reader that looked too early to the fallback poll.
    */
   private walChanged(): void {
     this.ringChanged()
     clearTimeout(this.trailingRing)
-    this.trailingRing = setTimeout(() => this.ringChanged(), TRAILING_RING_MS)
-    this.trailingRing.unref()
+    const at = Date.now()
+    const look = (step: number) => {
+      if (step >= TRAILING_RINGS_MS.length) return
+      this.trailingRing = setTimeout(
+        () => {
+          this.ringChanged()
+          look(step + 1)
+        },
+        Math.max(0, TRAILING_RINGS_MS[step]! - (Date.now() - at)),
+      )
+      this.trailingRing.unref()
+    }
+    look(0)
   }
 
   private markSeen(): void {
@@ -294,14 +326,30 @@ class SqliteChannelStore implements ChannelStore {
     return (this.stmt.stat.get(name) as { value: number } | undefined)?.value ?? 0
   }
 
-  /** Creates a channel row within the channel quota (idle channels are expired first so they hold no room). */
-  private create(id: string, now: number, appSeen: boolean): void {
+  /** What `owner` holds now (zeros for an owner with no row yet). */
+  private usage(owner: string): { bytes: number; channels: number; set_aside: number } {
+    return (this.stmt.usage.get(owner) as { bytes: number; channels: number; set_aside: number } | undefined) ?? { bytes: 0, channels: 0, set_aside: 0 }
+  }
+
+  /**
+   * Creates a channel row charged to `owner`, within the store's and the owner's channel quotas (idle channels
+   * are expired first so they hold no room). Runs in the caller's write transaction.
+   */
+  private create(id: string, now: number, appSeen: boolean, owner: string): void {
     if (this.counter('channels') >= this.limits.maxChannels) {
       this.expireIdle(now)
       const open = this.counter('channels')
       if (open >= this.limits.maxChannels) throw quotaError('maxChannels', this.limits.maxChannels, open)
     }
-    this.stmt.create.run(id, now, appSeen ? 1 : 0)
+    if (owner !== '') {
+      this.stmt.ensureOwner.run(owner)
+      if (this.usage(owner).channels >= this.limits.maxChannelsPerSubject) {
+        this.expireIdle(now)
+        const mine = this.usage(owner).channels
+        if (mine >= this.limits.maxChannelsPerSubject) throw quotaError('maxChannelsPerSubject', this.limits.maxChannelsPerSubject, mine)
+      }
+    }
+    this.stmt.create.run(id, now, appSeen ? 1 : 0, owner)
   }
 
   /** Expires every channel idle past the TTL (inside the caller's write transaction); returns how many. */
@@ -328,17 +376,19 @@ class SqliteChannelStore implements ChannelStore {
     }
   }
 
-  async open(scope?: string): Promise<string> {
+  async open(scope?: string, owner?: string): Promise<string> {
     const id = mintChannelId(scope)
-    this.guard(() => this.db.transaction(() => this.create(id, Date.now(), true)).immediate())
+    const charged = ownerOf(id, owner)
+    this.guard(() => this.db.transaction(() => this.create(id, Date.now(), true, charged)).immediate())
     return id
   }
 
-  async send(id: string, direction: Direction, message: OutgoingMessage): Promise<string> {
+  async send(id: string, direction: Direction, message: OutgoingMessage, owner?: string): Promise<string> {
     checkChannelId(id)
     const d = dirIndex(checkDirection(direction))
     const { event, json, bytes } = encodeMessage(message, this.limits)
-    const seq = this.guard(() => this.txSend.immediate(id, d, event, json, bytes, Date.now()))
+    ownerOf(id, owner)
+    const seq = this.guard(() => this.txSend.immediate(id, d, event, json, bytes, Date.now(), owner))
     if (seq < 0) throw closedError(id)
     this.bell.ring(bellKey(id, direction))
     return String(seq)
@@ -357,13 +407,13 @@ class SqliteChannelStore implements ChannelStore {
     return current
   }
 
-  private tryRead(id: string, d: number, max: number, since: number, consume?: DrainOptions['accept'] | true): ChannelMessage[] | undefined {
+  private tryRead(id: string, d: number, max: number, since: number, owner: string, consume?: DrainOptions['accept'] | true): ChannelMessage[] | undefined {
     return this.guard(() => {
-      if (!consume) return this.readRows(id, d, max, since)
+      if (!consume) return this.readRows(id, d, max, since, owner)
       // A drain reads, checks and removes in one write transaction, so concurrent drains never share a message.
       return this.db
         .transaction(() => {
-          const out = this.readRows(id, d, max, since)
+          const out = this.readRows(id, d, max, since, owner)
           if (out) {
             if (consume !== true) consume(out)
             this.txAck(id, d, Number(out[out.length - 1].id), Date.now())
@@ -374,13 +424,13 @@ class SqliteChannelStore implements ChannelStore {
     })
   }
 
-  private readRows(id: string, d: number, max: number, since: number): ChannelMessage[] | undefined {
+  private readRows(id: string, d: number, max: number, since: number, owner: string): ChannelMessage[] | undefined {
     for (;;) {
       const now = Date.now()
       const current = this.state(id, d, now)
       // Reads of the agent's messages (d 1) come from the app, so they mark the channel as seen by one.
       if (!current) {
-        this.inWrite(() => this.create(id, now, d === 1))
+        this.inWrite(() => this.create(id, now, d === 1, owner))
         return undefined
       }
       if (d === 1 && !current.app_seen) this.stmt.markApp.run(id)
@@ -416,22 +466,24 @@ class SqliteChannelStore implements ChannelStore {
     const d = dirIndex(checkDirection(direction))
     const max = drainMax(options.max)
     const wait = waitMs(options.waitMs)
-    if (options.after !== undefined) await this.ack(id, direction, options.after)
+    const owner = ownerOf(id, options.owner)
+    if (options.after !== undefined) await this.ack(id, direction, options.after, options.owner)
     const since = options.since === undefined ? 0 : checkAfter(options.since)
     const found = await waitFor(this.bell, bellKey(id, direction), { waitMs: wait, signal: options.signal, fallbackPollMs: FALLBACK_POLL_MS }, () =>
-      this.tryRead(id, d, max, since, consume),
+      this.tryRead(id, d, max, since, owner, consume),
     )
     return found ?? []
   }
 
-  async ack(id: string, direction: Direction, upTo: string): Promise<number> {
+  async ack(id: string, direction: Direction, upTo: string, owner?: string): Promise<number> {
     checkChannelId(id)
     const d = dirIndex(checkDirection(direction))
     const n = checkAfter(upTo)
+    const charged = ownerOf(id, owner)
     return this.guard(() => {
       const now = Date.now()
       const current = this.state(id, d, now)
-      if (!current) this.inWrite(() => this.create(id, now, d === 1))
+      if (!current) this.inWrite(() => this.create(id, now, d === 1, charged))
       else if (d === 1 && !current.app_seen) this.stmt.markApp.run(id)
       const removed = this.txAck.immediate(id, d, n, now)
       if (removed < 0) throw afterTooLarge(upTo)
@@ -439,12 +491,22 @@ class SqliteChannelStore implements ChannelStore {
     })
   }
 
-  async stats(): Promise<ChannelStats> {
+  async stats(owner?: string): Promise<ChannelStats> {
+    // No owner, or '' (no one in particular): the store's own counters.
+    const mine = owner === undefined ? '' : ownerOf('', owner)
+    if (mine !== '') {
+      return this.guard(() => {
+        const { bytes, channels, set_aside } = this.usage(mine)
+        const limits = { bytes: this.limits.maxStoreBytesPerSubject, channels: this.limits.maxChannelsPerSubject }
+        return { backend: this.backend, setAside: set_aside, bytes, channels, limits }
+      })
+    }
     return this.guard(() => ({
       backend: this.backend,
       setAside: (this.stmt.stat.get('set_aside') as { value: number } | undefined)?.value ?? 0,
       bytes: this.counter('bytes'),
       channels: this.counter('channels'),
+      limits: { bytes: this.limits.maxStoreBytes, channels: this.limits.maxChannels },
     }))
   }
 

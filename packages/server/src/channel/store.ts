@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { DuetError, isChannelId, MINTED_CHANNEL_PREFIX } from 'duetkit/protocol'
+import { TYPO_HINT } from './untouched-hint.js'
 
 /** Which queue of a channel: what the app sends the agent, or what the agent sends the app. */
 export type Direction = 'app-to-agent' | 'agent-to-app'
@@ -41,10 +42,13 @@ export interface OutgoingMessage {
  *   open on first use.
  * - `read(..., { since })` returns only messages above that id and acknowledges nothing: a follower's view.
  * - `peek`/`waitForMail` count unacknowledged messages (what `read` would return without `after`).
- * - Quotas (`limits.maxStoreBytes`, `limits.maxChannels`) are store-wide: a send past the byte quota, or a new
- *   channel past the channel quota, fails with LIMIT_REACHED naming the quota, its limit and the current use
- *   (idle channels past their TTL are expired first, so they never hold room). Acknowledging, closing and
- *   expiry free room.
+ * - Quotas (`limits.maxStoreBytes`, `limits.maxChannels`) are store-wide, and each has a per-subject twin
+ *   (`maxStoreBytesPerSubject`, `maxChannelsPerSubject`) charged to the channel's owner: the subject whose scope
+ *   the key carries, else the `owner` the creating call passed (a client address's space without auth). A send
+ *   past a byte quota, or a new channel past a channel quota, fails with LIMIT_REACHED naming the quota, its
+ *   limit and the current use (idle channels past their TTL are expired first, so they never hold room), and
+ *   nothing stored is lost. Acknowledging, closing and expiry free room. Calls with no owner on an unscoped key
+ *   (a library or stdio caller) count against the store-wide quotas only.
  * - App-side calls (sending `app-to-agent`, reading or acknowledging `agent-to-app`) and `open` mark the
  *   channel as seen by an app (`appSeen`), so agent-side tools can flag an id no app has touched.
  */
@@ -55,6 +59,8 @@ export interface DrainOptions {
   waitMs?: number
   /** Ends a wait early (returns what is there, usually nothing). */
   signal?: AbortSignal
+  /** Whose quota a channel this call creates on first use is charged to (see {@link ownerOf}); ignored for scoped keys. */
+  owner?: string
   /**
    * `drain` only: runs on the batch before it is removed; if it throws (e.g. the reply cannot be serialised),
    * the batch stays queued and the error propagates.
@@ -70,15 +76,20 @@ export interface ReadOptions extends DrainOptions {
   since?: string
 }
 
-/** Counters a store keeps about itself, for the `channel_stats` tool. */
+/**
+ * Counters a store keeps, for the `channel_stats` tool: the whole store's, or with an owner only that owner's
+ * (what one subject may see of a shared store).
+ */
 export interface ChannelStats {
   backend: 'sqlite' | 'memory' | 'redis'
   /** Stored messages that could not be parsed and were taken out of their queue (since the store was created). */
   setAside: number
-  /** Bytes of unacknowledged messages held now, against `limits.maxStoreBytes` (Redis counts each stored entry with its envelope). */
+  /** Bytes of unacknowledged messages held now (Redis counts each stored entry with its envelope). */
   bytes: number
-  /** Open channels now, against `limits.maxChannels`. */
+  /** Open channels now. */
   channels: number
+  /** The quotas these counts are measured against: store-wide, or the per-subject ones for an owner. */
+  limits: { bytes: number; channels: number }
 }
 
 /** What a store reports when it sets a row aside: which queue lost how many unreadable messages. */
@@ -96,17 +107,17 @@ export interface ChannelStore {
    * Mints a new channel with an unguessable id and returns the id. `scope` (from `scopeChannelStore`) mints it
    * in a subject's space: the id returned is then that space's store key.
    */
-  open(scope?: string): Promise<string>
-  /** Appends a message; resolves with its id once it is durably stored. */
-  send(id: string, direction: Direction, message: OutgoingMessage): Promise<string>
+  open(scope?: string, owner?: string): Promise<string>
+  /** Appends a message; resolves with its id once it is durably stored. `owner`: see {@link DrainOptions.owner}. */
+  send(id: string, direction: Direction, message: OutgoingMessage, owner?: string): Promise<string>
   /** Removes and returns the oldest messages, oldest first (`read` then `ack` at once: at-most-once). */
   drain(id: string, direction: Direction, options?: DrainOptions): Promise<ChannelMessage[]>
   /** Returns the oldest pending messages without removing them; `after` acknowledges up to that id first. */
   read(id: string, direction: Direction, options?: ReadOptions): Promise<ChannelMessage[]>
   /** Removes every message up to and including `upTo`; returns how many. */
-  ack(id: string, direction: Direction, upTo: string): Promise<number>
-  /** Counters for diagnostics (set-aside rows). */
-  stats(): Promise<ChannelStats>
+  ack(id: string, direction: Direction, upTo: string, owner?: string): Promise<number>
+  /** Counters for diagnostics: the store's (no owner, or ''), or with `owner` (from {@link ownerOf}) only that owner's. */
+  stats(owner?: string): Promise<ChannelStats>
   /**
    * True once an app-side call used the channel (a send to the agent, a read of the agent's messages) or the
    * store minted it (open_channel, a display tool); false for an id only the agent has used, often a typo.
@@ -134,6 +145,22 @@ export interface ChannelStore {
  * contain a dot, so no caller can name a key of someone else's space (see `subject-scope.ts`).
  */
 const SCOPED_KEY = /^s[A-Za-z0-9_-]{22}\./
+
+/** An owner as stores keep it: '' (no one in particular), or `s`/`a` and 22 URL-safe characters (a subject's or an address's space). */
+const OWNER = /^(|[sa][A-Za-z0-9_-]{22})$/
+
+/**
+ * Whose quota a channel is charged to: the subject whose scope its key carries, else `given` (a client
+ * address's space, from `addressScope`), else '' (counted against the store-wide quotas only).
+ */
+export function ownerOf(key: string, given?: string): string {
+  if (SCOPED_KEY.test(key)) return key.slice(0, 23)
+  if (given === undefined) return ''
+  if (typeof given !== 'string' || !OWNER.test(given)) {
+    throw new DuetError('INVALID_OPTION', `owner must be a scope from subjectScope() or addressScope(), got ${JSON.stringify(given)}.`, { option: 'owner' })
+  }
+  return given
+}
 
 /** The id a store key stands for: the key itself, or the part after a subject's scope. */
 export function publicPart(key: string): string {
@@ -196,7 +223,8 @@ export function isMintedId(id: string): boolean {
 export function unknownChannelError(id: string, backend: string): DuetError {
   return new DuetError(
     'UNKNOWN_CHANNEL',
-    `Channel '${id}' was minted by a Duet channel store, but not by this one (${backend}). The agent and the app are most likely using different stores: another data folder (--data-dir, DUET_DATA_DIR) or another Redis, or the Redis that minted it lost its data. Point both at the same store, or open a new channel.`,
+    // A typo in a real id looks the same as an id from another store; the typo is the likelier, so it comes first.
+    `Channel '${id}' looks minted by a Duet channel store, but this store (${backend}) has no such channel. The likeliest cause: ${TYPO_HINT} If the id is exactly the one returned, the agent and the app are using different stores: another data folder (--data-dir, DUET_DATA_DIR) or another Redis, or the Redis that minted it lost its data. Point both at the same store, or open a new channel.`,
     { field: 'channel_id' },
   )
 }

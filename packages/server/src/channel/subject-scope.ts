@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import { DuetError, isDuetError } from 'duetkit/protocol'
+import { callerScope } from '../server/subject.js'
 import {
   checkPublicChannelId,
+  ownerOf,
   type ChannelStore,
   type Direction,
   type DrainOptions,
@@ -17,6 +19,24 @@ import {
  */
 export function subjectScope(subject: string): string {
   return `s${createHash('sha256').update(`duet-subject\0${subject}`).digest('base64url').slice(0, 22)}`
+}
+
+/**
+ * The quota space of one client address, for a server without auth: `a` and 22 URL-safe characters of a
+ * SHA-256 of the address. Only quotas and evictions are kept per address; the data stays in the shared space
+ * (an address is not an identity: several users can share one, one user can have several).
+ */
+export function addressScope(address: string): string {
+  return `a${createHash('sha256').update(`duet-address\0${address}`).digest('base64url').slice(0, 22)}`
+}
+
+/**
+ * The owner the request being served is charged to in the shared space: its client address's space over HTTP
+ * without auth, else none (with a subject, the subject's scope is the owner; over stdio there is one user).
+ */
+export function addressOwner(): string | undefined {
+  const caller = callerScope.getStore()
+  return caller?.startsWith('address:') ? addressScope(caller.slice('address:'.length)) : undefined
 }
 
 /** Checks a subject as callers hand it over: a non-empty string, or undefined for the shared space. */
@@ -45,11 +65,14 @@ export function channelKey(subject: string | undefined, id: string): string {
  * so no caller can name another space's key. Errors name the id the caller used. With `subject` undefined it is
  * the shared space: the same keys as the store itself.
  *
- * Quotas stay the store's (store-wide, as without auth); `stats` is the store's.
+ * Quotas: a subject's channels count against the per-subject quotas as well as the store's. In the shared space,
+ * `owner` (an `addressScope`, without auth) is charged for the channels this view creates; without it only the
+ * store-wide quotas apply. `stats` reports the subject's (or the owner's) own use, never the store's totals.
  */
-export function scopeChannelStore(store: ChannelStore, subject: string | undefined): ChannelStore {
+export function scopeChannelStore(store: ChannelStore, subject: string | undefined, owner?: string): ChannelStore {
   checkSubject(subject, 'scopeChannelStore')
   const scope = subject === undefined ? undefined : subjectScope(subject)
+  const charged = scope ?? (owner === undefined ? undefined : ownerOf('', owner))
   const key = (id: string) => (scope === undefined ? checkPublicChannelId(id) : `${scope}.${checkPublicChannelId(id)}`)
   /** Runs a store call on a key, putting the caller's id back into any error message that names the key. */
   const on = async <T>(id: string, work: (k: string) => Promise<T>): Promise<T> => {
@@ -66,14 +89,15 @@ export function scopeChannelStore(store: ChannelStore, subject: string | undefin
   return {
     backend: store.backend,
     async open() {
-      const k = await store.open(scope)
+      const k = await store.open(scope, charged)
       return scope === undefined ? k : k.slice(scope.length + 1)
     },
-    send: (id: string, direction: Direction, message: OutgoingMessage) => on(id, (k) => store.send(k, direction, message)),
-    drain: (id: string, direction: Direction, options?: DrainOptions) => on(id, (k) => store.drain(k, direction, options)),
-    read: (id: string, direction: Direction, options?: ReadOptions) => on(id, (k) => store.read(k, direction, options)),
-    ack: (id: string, direction: Direction, upTo: string) => on(id, (k) => store.ack(k, direction, upTo)),
-    stats: () => store.stats(),
+    send: (id: string, direction: Direction, message: OutgoingMessage) => on(id, (k) => store.send(k, direction, message, charged)),
+    drain: (id: string, direction: Direction, options?: DrainOptions) => on(id, (k) => store.drain(k, direction, { ...options, owner: charged })),
+    read: (id: string, direction: Direction, options?: ReadOptions) => on(id, (k) => store.read(k, direction, { ...options, owner: charged })),
+    ack: (id: string, direction: Direction, upTo: string) => on(id, (k) => store.ack(k, direction, upTo, charged)),
+    // One caller's own use: another tenant's (or the store's total) is none of its business.
+    stats: () => (charged === undefined ? store.stats() : store.stats(charged)),
     appSeen: (id: string) => on(id, (k) => store.appSeen(k)),
     onSetAside(listener: (event: SetAsideEvent) => void) {
       if (scope === undefined) return store.onSetAside(listener)

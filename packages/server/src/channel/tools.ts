@@ -6,7 +6,7 @@ import { guarded } from '../server/tool-error.js'
 import type { ChannelStore, Direction, ReadOptions } from './store.js'
 import { untouchedText } from './untouched-hint.js'
 import { subjectOf } from '../server/subject.js'
-import { scopeChannelStore } from './subject-scope.js'
+import { addressOwner, scopeChannelStore } from './subject-scope.js'
 
 /** Anything tools can be registered on: an `AppServer`, or a wrapper with the same `tool` method. */
 export type ChannelToolHost = Pick<AppServer, 'tool'>
@@ -44,16 +44,28 @@ const after = z
     'Acknowledges delivery: the id of the last message you received from this channel ("0" on the first call). Messages up to it are removed and only later ones returned, so a reply lost in transit is returned again by the next call. Leave it out and each returned batch is removed as it is returned.',
   )
 
+/** Options of {@link registerChannelTools}. */
+export interface ChannelToolsOptions {
+  /**
+   * Where the app last shown on a channel was shown again (load_app does that on a fresh channel), if it was:
+   * notify_ui on the older channel then names the newer one (the display tools' `movedTo`).
+   */
+  movedTo?: (subject: string | undefined, channelId: string) => { channel_id: string; name: string } | undefined
+}
+
 /**
  * Registers the channel tools on `app`: for the model `open_channel`, `notify_ui`, `poll_agent_messages`
  * and `close_channel`; for the server's own views only (`visibility: ['app']`) `notify_agent` and
  * `poll_ui_messages`.
  */
-export function registerChannelTools(app: ChannelToolHost, store: ChannelStore): void {
+export function registerChannelTools(app: ChannelToolHost, store: ChannelStore, options: ChannelToolsOptions = {}): void {
   if (!app || typeof app.tool !== 'function') invalidOption('registerChannelTools', 'app', 'must be an AppServer (from createAppServer)')
   if (!store || typeof store.send !== 'function') invalidOption('registerChannelTools', 'store', 'must be a ChannelStore (from openChannelStore)')
+  if (options?.movedTo !== undefined && typeof options.movedTo !== 'function')
+    invalidOption('registerChannelTools', 'movedTo', 'must be a function (subject, channelId) => { channel_id, name } | undefined')
   // Each call sees the store as its caller's subject does (the shared space without auth): see subject-scope.ts.
-  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra))
+  // Quotas are charged to the subject, or without auth to the client address (see addressOwner).
+  const own = (extra: ToolExtra | undefined) => scopeChannelStore(store, subjectOf(extra), addressOwner())
 
   app.tool(
     'open_channel',
@@ -87,6 +99,8 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
       guarded(async () => {
         const channels = own(extra)
         const id = await channels.send(args.channel_id, 'agent-to-app', { event: args.event, data: args.data })
+        const moved = options?.movedTo?.(subjectOf(extra), args.channel_id)
+        if (moved) return result({ id, moved_to: moved.channel_id, hint: movedText(args.channel_id, moved) })
         return result({ id, ...(await untouchedHint(channels, args.channel_id)) })
       }),
   )
@@ -156,7 +170,8 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
   app.tool(
     'notify_agent',
     {
-      description: 'For the app view: sends one message to the agent on channel_id. Returns the stored message id.',
+      description:
+        'App-only (the app view calls it through the host; the model does not): sends one message to the agent on channel_id. Returns the stored message id.',
       inputSchema: { channel_id: channelId, event, data },
       visibility: ['app'],
     },
@@ -171,7 +186,7 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     'poll_ui_messages',
     {
       description:
-        'For the app view: returns the messages the agent sent on channel_id, oldest first; `after` acknowledges up to that id (see poll_agent_messages). ' +
+        'App-only (the app view calls it through the host; the model does not): returns the messages the agent sent on channel_id, oldest first; `after` acknowledges up to that id (see poll_agent_messages). ' +
         `With wait_ms (0-${MAX_APP_WAIT_MS}) it long-polls: it returns as soon as a message arrives.`,
       inputSchema: {
         channel_id: channelId,
@@ -188,11 +203,11 @@ export function registerChannelTools(app: ChannelToolHost, store: ChannelStore):
     'channel_stats',
     {
       description:
-        'Reports the channel store: its backend and how many stored messages could not be read (corrupt rows set aside so their neighbours were still delivered).',
+        "Reports your use of the channel store: its backend, your open channels and unread bytes against your quotas (limits), and how many of your stored messages could not be read (corrupt rows set aside so their neighbours were still delivered). Other users' use is not shown.",
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
-    () => guarded(async () => result({ ...(await store.stats()) })),
+    (_args: Record<string, never>, extra: ToolExtra) => guarded(async () => result({ ...(await own(extra).stats()) })),
   )
 }
 
@@ -234,6 +249,14 @@ export async function untouchedHint(store: ChannelStore, id: string, polled?: Ca
   if (messages && messages.length > 0) return {}
   if (await store.appSeen(id)) return {}
   return { hint: untouchedText(id) }
+}
+
+/** notify_ui's answer on a channel whose app load_app showed again elsewhere: the user most likely uses the new copy. */
+function movedText(id: string, moved: { channel_id: string; name: string }): string {
+  return (
+    `Delivered on '${id}', but only the older copy of this app listens there: load_app('${moved.name}') showed it again on channel ${moved.channel_id}, ` +
+    `which is the copy the user most likely has in front of them. Send there instead: notify_ui({ "channel_id": "${moved.channel_id}", ... }), and poll that channel.`
+  )
 }
 
 function withHint(polled: CallToolResult, hint: { hint?: string }): CallToolResult {

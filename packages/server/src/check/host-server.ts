@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { DuetError } from 'duetkit/protocol'
 import { readBuiltAsset } from '../server/built-asset.js'
 import type { ServerConnection } from '../dev/connections.js'
-import { closeServer, readBody, sendJson, sendText } from '../dev/local-http.js'
+import { closeServer, readBody, sendError, sendJson, sendText } from '../dev/local-http.js'
 import { createSandboxHandler } from '../dev/sandbox.js'
 
 /** The check's two origins on 127.0.0.1: the host page (with the dev page's `/api/rpc`) and the dev host's sandbox proxy. */
@@ -28,14 +29,16 @@ export async function startCheckHost(connection: ServerConnection | null): Promi
   let hostPort = 0
   let sandboxPort = 0
   const host = createServer((req, res) => {
-    route(req, res).catch((err) => sendJson(res, 500, { error: { code: -32603, message: String(err) } }))
+    route(req, res).catch((err) =>
+      sendError(res, 500, new DuetError('INTERNAL', `duet check's host page failed: ${err instanceof Error ? err.message : String(err)}`)),
+    )
   })
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://check').pathname
     if (req.method === 'GET' && path === '/') return sendText(res, 200, 'text/html; charset=utf-8', PAGE)
     if (req.method === 'GET' && path === '/check.js') return sendText(res, 200, 'text/javascript; charset=utf-8', script)
     if (req.method === 'POST' && path === '/api/rpc') return sendJson(res, 200, await forward(connection, await readBody(req)))
-    sendJson(res, 404, { error: { code: -32601, message: `no route ${req.method} ${path}` } })
+    sendError(res, 404, new DuetError('NOT_FOUND', `no route ${req.method} ${path}`, { kind: 'route', name: path }))
   }
   const sandbox = createServer(
     createSandboxHandler(

@@ -26,6 +26,10 @@ export interface CheckOptions {
   chromiumPath?: string
   /** Loads playwright-core (for tests of the missing-peer message). */
   loadPlaywright?: () => Promise<unknown>
+  /** A Chromium already running (e.g. a test run's shared one), used instead of launching one and left open. */
+  browser?: Browser
+  /** How long the view gets to send `ui/notifications/initialized`, in ms (default 10 000). */
+  initTimeoutMs?: number
 }
 
 /** The outcome of one `duet check`: `pass` only when every check passed. */
@@ -57,6 +61,8 @@ function validate(o: CheckOptions): void {
     throw new DuetError('INVALID_OPTION', 'tool: name the app tool to call (--tool NAME)', { option: 'tool' })
   if (o.args !== undefined && (typeof o.args !== 'object' || o.args === null || Array.isArray(o.args)))
     throw new DuetError('INVALID_OPTION', 'args must be a JSON object of the tool arguments', { option: 'args' })
+  if (o.initTimeoutMs !== undefined && !(Number.isFinite(o.initTimeoutMs) && o.initTimeoutMs > 0))
+    throw new DuetError('INVALID_OPTION', 'initTimeoutMs must be a positive number of milliseconds', { option: 'initTimeoutMs' })
 }
 
 /**
@@ -113,10 +119,15 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
 
     const host = await startCheckHost(connection)
     cleanup.push(() => host.close())
-    const browser = await launchChromium(options.chromiumPath, options.loadPlaywright)
-    cleanup.push(() => browser.close())
+    let browser = options.browser
+    if (!browser) {
+      const launched = await launchChromium(options.chromiumPath, options.loadPlaywright)
+      cleanup.push(() => launched.close())
+      browser = launched
+    }
+    const initMs = options.initTimeoutMs ?? INIT_MS
     const checks = evaluateChecks(
-      await drive(browser, host, { html, resourceMeta, toolResult, args, preset, withServer: !!options.server, shots: options.shots }),
+      await drive(browser, host, { html, resourceMeta, toolResult, args, preset, withServer: !!options.server, shots: options.shots, initMs }),
     )
     return { target, preset: preset.id, pass: checks.every((c) => c.pass), checks }
   } finally {
@@ -132,6 +143,7 @@ interface DriveInput {
   preset: HostPreset
   withServer: boolean
   shots?: string
+  initMs: number
 }
 
 async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: string }, input: DriveInput) {
@@ -166,7 +178,7 @@ async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: stri
       hostContext,
     }
     await onPage((api, c) => api.mount(c), config)
-    const initialized = await onPage((api, ms) => api.waitInitialized(ms), INIT_MS)
+    const initialized = await onPage((api, ms) => api.waitInitialized(ms), input.initMs)
     if (input.withServer) {
       await onPage((api, a) => api.sendToolInput(a), input.args)
       await onPage((api, r) => api.sendToolResult(r), input.toolResult)

@@ -2,6 +2,7 @@ import type { Command } from './command.js'
 import { parseDevArgs } from '../dev/options.js'
 
 const HELP = `Usage: duet dev [--server <url> [--token <bearer>]]... [--stdio "<command>"]... [--port 5180] [--poll 1000] [--watch <vite project>]
+               [--model <provider>:<model> [--model-base-url <url>]]
 
 Serves a local web host for trying and debugging MCP App servers, on 127.0.0.1.
 
@@ -15,6 +16,11 @@ Serves a local web host for trying and debugging MCP App servers, on 127.0.0.1.
   --watch <folder>     a Vite project (e.g. . in a create-duet-app project): rebuild its view with its
                        own Vite on every save and re-mount the rendered view at once, keeping its
                        persisted state (App.persist) and replaying the last tool input and result
+  --model <p>:<m>      chat with a real model in the page; it calls the servers' tools and their views
+                       render in the chat. anthropic:<model> ($ANTHROPIC_API_KEY), openai:<model>
+                       ($OPENAI_API_KEY) or openai-compatible:<model> with --model-base-url; any of them
+                       takes $DUET_MODEL_API_KEY. $DUET_MODEL stands for the flag. Needs Node 22+
+  --model-base-url <url>  another endpoint for the model's API (Ollama: http://localhost:11434/v1)
 
 Give --server and --stdio as many times as you like.`
 

@@ -2,21 +2,12 @@ import { createHash } from 'node:crypto'
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { DuetError } from 'duetkit/protocol'
+import type { ServerState } from './server-state.js'
+
+export type { ServerState } from './server-state.js'
 
 /** Where an MCP server lives: an HTTP endpoint, or a program `duet dev` spawns and talks to over stdio. */
 export type ServerSpec = { kind: 'http'; url: string; token?: string } | { kind: 'stdio'; command: string; args: string[]; line: string }
-
-/** What the page is told about one server. */
-export interface ServerState {
-  id: string
-  label: string
-  status: 'connecting' | 'connected' | 'error'
-  error?: string
-  serverInfo?: { name: string; version: string }
-  tools: Tool[]
-  /** HTTP servers only: whether a bearer token is sent (the token itself never goes to the page). */
-  tokenSet?: boolean
-}
 
 /** Everything a connection reports: state changes, traffic, logs, a watched `ui://` resource that changed. */
 export type ConnectionEvent =

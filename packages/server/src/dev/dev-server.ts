@@ -7,6 +7,10 @@ import { PAGE_SHELL } from './page-shell.js'
 import { closeServer, readBody, sendJson, sendText } from './local-http.js'
 import { createSandboxHandler, hostPageCsp } from './sandbox.js'
 import { findViteProject, watchViewProject, type ViewWatcher } from './watch.js'
+import type { ChatEvent, ChatInfo } from './model/chat-events.js'
+import type { ChatSession } from './model/chat-session.js'
+import { chatRoute } from './model/chat-routes.js'
+import { MODEL_PROVIDERS, modelLabel, type ModelSpec } from './model/model-spec.js'
 
 /** Options of {@link startDevServer}. */
 export interface DevServerOptions {
@@ -22,7 +26,15 @@ export interface DevServerOptions {
    * own Vite, and the rendered view re-mounted as soon as the build is written, its state kept.
    */
   watch?: string
+  /**
+   * A model to chat with in the page (`duet dev --model`): it sees and calls the servers' model-visible
+   * tools. Needs Node 22 or newer (the AI SDK 7); the key stays in this process.
+   */
+  model?: ModelSpec
 }
+
+/** What the page hears on /api/events: the connections' events, the chat's, and the model's side of the trace. */
+type DevEvent = ConnectionEvent | { type: 'chat'; event: ChatEvent } | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
 
 /** A running `duet dev`. */
 export interface DevServer {
@@ -48,15 +60,35 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw new DuetError('INVALID_OPTION', 'startDevServer: options.pollMs must be a number ≥ 50', { option: 'pollMs' })
   if (options.watch !== undefined && (typeof options.watch !== 'string' || options.watch === ''))
     throw new DuetError('INVALID_OPTION', 'startDevServer: options.watch must be the path of a Vite project folder', { option: 'watch' })
+  const m = options.model
+  if (
+    m !== undefined &&
+    (typeof m !== 'object' || m === null || !(MODEL_PROVIDERS as readonly string[]).includes(m.provider) || typeof m.model !== 'string' || !m.model)
+  )
+    throw new DuetError('INVALID_OPTION', `startDevServer: options.model must be { provider: ${MODEL_PROVIDERS.join(' | ')}, model, baseUrl?, apiKey? }`, {
+      option: 'model',
+    })
   const viteProject = options.watch === undefined ? undefined : findViteProject(options.watch)
   const script = readBuiltAsset('dev-page.js')
 
   const clients = new Set<ServerResponse>()
-  const broadcast = (event: ConnectionEvent) => {
+  const broadcast = (event: DevEvent) => {
     const frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
     for (const res of clients) res.write(frame)
   }
   const connections = options.servers.map((spec, i) => new ServerConnection(`s${i + 1}`, spec, { pollMs, emit: broadcast }))
+  // The AI SDK loads only with --model: duet dev without it runs on Nodes the SDK does not.
+  let chat: ChatSession | undefined
+  if (options.model) {
+    const [{ createLanguageModel }, { ChatSession }] = await Promise.all([import('./model/provider.js'), import('./model/chat-session.js')])
+    chat = new ChatSession({
+      model: await createLanguageModel(options.model),
+      servers: () => connections,
+      emit: (event) => broadcast({ type: 'chat', event }),
+      trace: (dir, message) => broadcast({ type: 'trace', server: 'model', dir, message }),
+    })
+  }
+  const chatInfo: ChatInfo | null = options.model ? { model: modelLabel(options.model) } : null
 
   let port = 0
   let sandboxPort = 0
@@ -82,7 +114,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return
     }
     if (req.method === 'GET' && url.pathname === '/host.js') return sendText(res, 200, 'text/javascript; charset=utf-8', script)
-    if (req.method === 'GET' && url.pathname === '/api/state') return sendJson(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()) })
+    if (req.method === 'GET' && url.pathname === '/api/state')
+      return sendJson(res, 200, { sandboxPort, servers: connections.map((c) => c.snapshot()), chat: chatInfo })
     if (req.method === 'GET' && url.pathname === '/api/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
       res.write(': duet dev events\n\n')
@@ -92,6 +125,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     if (req.method === 'POST' && url.pathname === '/api/rpc') return rpc(req, res)
     if (req.method === 'POST' && url.pathname === '/api/token') return setToken(req, res)
+    if (req.method === 'POST' && (await chatRoute(chat, url.pathname, req, res))) return
     sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no route ${req.method} ${url.pathname}` } })
   }
 
@@ -212,6 +246,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     url: `http://127.0.0.1:${port}/`,
     sandboxOrigin: `http://127.0.0.1:${sandboxPort}`,
     async close() {
+      chat?.close()
       for (const res of clients) res.end()
       await watcher?.close()
       await Promise.all(connections.map((c) => c.close()))

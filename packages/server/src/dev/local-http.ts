@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { DuetError } from 'duetkit/protocol'
+import { httpErrorJson } from '../server/error-body.js'
 
 // The small HTTP plumbing of the loopback hosts (`duet dev`'s page server and `duet check`'s host):
 // bounded bodies, no-store answers, and a close that does not wait for idle keep-alive sockets.
@@ -32,6 +33,11 @@ export function closeServer(server: Server): Promise<void> {
     server.closeAllConnections()
     server.close(() => resolve())
   })
+}
+
+/** Answers a failure with the one HTTP error body of Duet, `{ error: { code, message, data? } }`. */
+export function sendError(res: ServerResponse, status: number, err: DuetError): void {
+  sendText(res, status, 'application/json; charset=utf-8', httpErrorJson(err))
 }
 
 /** Answers with JSON, never cached; does nothing when an answer has already started. */

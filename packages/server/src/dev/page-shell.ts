@@ -34,6 +34,14 @@ textarea{resize:vertical;max-height:60vh;overflow:auto}.code,textarea.code{font:
 .agent-inbox{max-height:40vh;overflow:auto}
 .side-tabs{display:flex;gap:4px;margin-bottom:6px}.side-tabs button{flex:1;padding:4px;border:1px solid var(--line);border-radius:4px;background:none;color:inherit;cursor:pointer}.side-tabs button[aria-selected=true]{border-color:var(--accent);font-weight:600}
 .content-text{max-height:60vh;overflow:auto}
+.chat{display:flex;flex-direction:column;gap:6px;margin-bottom:12px}.chat-head{display:flex;gap:8px;align-items:baseline}.chat-model{font-size:12px;color:var(--muted)}
+.chat-transcript{max-height:70vh;overflow:auto;display:flex;flex-direction:column;gap:6px}.chat-empty{color:var(--muted)}
+.turn{display:flex;flex-direction:column;gap:4px;border-bottom:1px solid var(--line);padding-bottom:6px}
+.bubble{padding:6px 8px;border-radius:8px;white-space:pre-wrap;max-width:90%}.bubble.user{align-self:flex-end;background:var(--accent);color:#fff}.bubble.user.from-view{background:#6a4fb3}.bubble.user .dir{color:#e6e6f0}
+.bubble.assistant{align-self:flex-start;background:var(--bg);border:1px solid var(--line)}
+.tool-call{border-left:3px solid var(--accent);padding-left:6px}.tool-call.failed{border-left-color:var(--bad)}.tool-call summary{font-weight:400;font-size:12px}
+.chat-view{border:1px dashed var(--line);margin-top:4px}.chat-view iframe{border:0;width:100%;height:120px;display:block;background:transparent}
+.usage{font-size:11px;color:var(--muted)}.composer{display:flex;gap:6px}.composer input{flex:1}
 </style></head>
 <body><div id="app"></div><script type="module" src="/host.js"></script></body></html>
 `

@@ -2,6 +2,7 @@ import {
   McpServer,
   requireScopes,
   type CallToolResult,
+  type InputRequiredResult,
   type McpServerFactory,
   type ServerContext,
   type StandardSchemaWithJSON,
@@ -11,10 +12,12 @@ import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import type { ToolSignatures, TypedTools } from 'duetkit/protocol'
 import * as z from 'zod'
 import { registerView, resolveView, type ViewConfig } from './app-tool.js'
+import { registerTwin, statusText, toolDialectMeta, twinUri } from './apps-sdk.js'
 import { openAuthGate } from './auth-gate.js'
 import { resolveAuth, scopeList, type AuthOptions } from './auth-options.js'
 import { resolveRateLimit, type RateLimitOptions } from './rate-limit.js'
 import { DuetError, invalidOption } from './errors.js'
+import { withoutDialectDeclaration } from './listed-schema.js'
 import { listenHttp, type HttpListenOptions } from './http.js'
 import { listenStdio } from './stdio.js'
 import { closeOnSignals } from './shutdown.js'
@@ -24,7 +27,7 @@ import type { NoTools, SchemaOutput, StructuredOf, ToolExtra, ToolHandler, ToolS
 export type { ToolExtra, ToolHandler } from './tool-types.js'
 
 // Inside, a handler is called with what the SDK has validated; its public signature is what types it.
-type CheckedHandler = (args: never, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>
+type CheckedHandler = (args: never, extra: ToolExtra) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>
 
 /** Who may call a tool: `'model'` (the agent) and/or `'app'` (this server's own views). */
 export type ToolVisibility = 'model' | 'app'
@@ -52,6 +55,10 @@ export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | und
 export interface AppToolConfig<In extends ToolSchema | undefined = ToolSchema | undefined, Out extends ToolSchema | undefined = ToolSchema | undefined>
   extends ToolConfig<In, Out> {
   view: ViewConfig
+  /** A short status (≤ 64 characters) Apps SDK hosts show while the tool runs, e.g. "Fetching the forecast…". */
+  invoking?: string
+  /** A short status (≤ 64 characters) Apps SDK hosts show once it has run, e.g. "Forecast ready". */
+  invoked?: string
 }
 
 /** How to serve: stdio for a host that spawns the server, or Streamable HTTP. */
@@ -85,8 +92,18 @@ export interface AppServerOptions {
    * served; 401/403 challenges. Handlers read the caller with `subjectOf(ctx)`. Stdio is not affected.
    */
   auth?: AuthOptions
-  /** A token bucket per caller (token subject, else client address) and per tool: past it, HTTP 429 with `Retry-After`. */
+  /**
+   * A token bucket per caller (token subject, else client address) and per tool, and per metered method
+   * (`initialize`, `resources/*`, `prompts/*`…): past it, HTTP 429 with `Retry-After`. Only tools the server
+   * has get a bucket. `store` shares the buckets between replicas (duet serve --redis-url does).
+   */
   rateLimit?: RateLimitOptions
+  /**
+   * Also speak the OpenAI Apps SDK dialect (default `true`): each view gets a `text/html+skybridge` twin
+   * named by `_meta["openai/outputTemplate"]`, and tools carry the matching `openai/*` keys, so hosts that
+   * render only that dialect show the same views (duetkit's driver then talks through `window.openai`).
+   */
+  appsSdk?: boolean
 }
 
 /**
@@ -142,6 +159,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
     invalidOption('createAppServer', 'name', `must be letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`)
   if (typeof version !== 'string' || version === '') invalidOption('createAppServer', 'version', 'must be a non-empty string')
   if (instructions !== undefined && typeof instructions !== 'string') invalidOption('createAppServer', 'instructions', 'must be a string')
+  if (options.appsSdk !== undefined && typeof options.appsSdk !== 'boolean') invalidOption('createAppServer', 'appsSdk', 'must be a boolean')
+  const appsSdk = options.appsSdk !== false
+  // Each view's `ui://` URI → its Apps SDK twin, so any tool naming the view (not only its app tool) names the twin too.
+  const twins = new Map<string, string>()
   const viewState = resolveViewState(options.viewState)
   const auth = resolveAuth(options.auth)
   const rateLimit = resolveRateLimit(options.rateLimit)
@@ -165,12 +186,15 @@ export function createAppServer(options: AppServerOptions): AppServer {
     setups.push(setup)
     setup(mcp)
   }
+  // Tools added through configure() are the SDK's alone; its registry (a private field) names them too.
+  const knownTool = (toolName: string) =>
+    names.has(`tool:${toolName}`) || Object.hasOwn((mcp as unknown as { _registeredTools?: object })._registeredTools ?? {}, toolName)
   const claim = (kind: string, key: string) => {
     if (names.has(key)) throw new DuetError('DUPLICATE_NAME', `createAppServer: ${kind} '${key}' is already registered`, { name: key })
     names.add(key)
   }
 
-  const registerTool = (toolName: string, config: ToolConfig, handler: CheckedHandler, uiMeta: Record<string, unknown>) => {
+  const registerTool = (toolName: string, config: ToolConfig & Partial<AppToolConfig>, handler: CheckedHandler, uiMeta: Record<string, unknown>) => {
     const where = `tool('${toolName}')`
     if (typeof toolName !== 'string' || !TOOL_NAME.test(toolName)) invalidOption(where, 'name', 'must be 1-128 letters, digits, _ . or -')
     if (!config || typeof config.description !== 'string') invalidOption(where, 'description', 'is required')
@@ -180,7 +204,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
     claim('tool', `tool:${toolName}`)
     for (const scope of scopes) toolScopes.add(scope)
     const ui = { ...(config._meta?.ui as object | undefined), ...uiMeta, ...(visibility && { visibility }) }
-    const _meta: Record<string, unknown> = { ...config._meta }
+    const resourceUri = (ui as { resourceUri?: unknown }).resourceUri
+    const dialect = appsSdk
+      ? toolDialectMeta({
+          ...(typeof resourceUri === 'string' && twins.has(resourceUri) && { template: twins.get(resourceUri) }),
+          ...(visibility && { visibility }),
+          ...(statusText(where, 'invoking', config.invoking) !== undefined && { invoking: config.invoking }),
+          ...(statusText(where, 'invoked', config.invoked) !== undefined && { invoked: config.invoked }),
+        })
+      : {}
+    const _meta: Record<string, unknown> = { ...dialect, ...config._meta }
     if (Object.keys(ui).length > 0) _meta.ui = ui
     if (typeof uiMeta.resourceUri === 'string') _meta[RESOURCE_URI_META_KEY] = uiMeta.resourceUri
     const inputSchema = toObjectSchema(where, 'inputSchema', config.inputSchema)
@@ -217,9 +250,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
       // Each result names its view instance, the key its kept state lives under.
       const withUUID = (async (args: never, extra: ToolExtra) => withViewUUID(await handler(args, extra))) as CheckedHandler
       if (typeof handler !== 'function') invalidOption(`tool('${toolName}')`, 'handler', 'must be a function')
+      if (appsSdk) twins.set(view.uri, twinUri(view.uri))
       registerTool(toolName, config, withUUID, { resourceUri: view.uri })
       claim('resource', `resource:${view.uri}`)
       add((server) => registerView(server, `${toolName} view`, view))
+      if (appsSdk) {
+        claim('resource', `resource:${twinUri(view.uri)}`)
+        add((server) => registerTwin(server, `${toolName} view (Apps SDK)`, view, config.description))
+      }
       if (viewState && !viewStateRegistered) {
         viewStateRegistered = true
         registerTool(
@@ -252,7 +290,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       const gate = http && auth ? await openAuthGate(auth, name, () => [...toolScopes]) : undefined
       const listening = stdio
         ? listenStdio(build, () => void app.close())
-        : await listenHttp(build, http!, { ...(gate && { auth: gate }), ...(rateLimit && { rateLimit }) })
+        : await listenHttp(build, http!, { ...(gate && { auth: gate }), ...(rateLimit && { rateLimit, knownTool }) })
       const tracked: Listening = {
         ...listening,
         async close() {
@@ -291,9 +329,9 @@ function isSchema(value: unknown): boolean {
 
 function toObjectSchema(where: string, option: string, schema: ToolSchema | undefined): StandardSchemaWithJSON | undefined {
   if (schema === undefined) return undefined
-  if (isSchema(schema)) return schema as StandardSchemaWithJSON
+  if (isSchema(schema)) return withoutDialectDeclaration(schema as StandardSchemaWithJSON)
   if (schema === null || typeof schema !== 'object' || !Object.values(schema).every(isSchema)) {
     invalidOption(where, option, 'must be a zod object schema or a record of zod schemas')
   }
-  return z.object(schema as ZodRawShape)
+  return withoutDialectDeclaration(z.object(schema as ZodRawShape))
 }

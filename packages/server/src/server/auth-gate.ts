@@ -5,6 +5,8 @@ import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
   getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
   verifyBearerToken,
   type AuthInfo,
   type OAuthMetadata,
@@ -12,7 +14,9 @@ import {
 } from '@modelcontextprotocol/server'
 import { discoverIssuer, introspectionVerifier, jwtVerifier } from './auth-issuer.js'
 import type { ResolvedAuth } from './auth-options.js'
+import { httpErrorJson } from './error-body.js'
 import { DuetError, invalidOption } from './errors.js'
+import { subjectOfAuth } from './subject.js'
 
 /** The resource server in front of one HTTP listener. */
 export interface AuthGate {
@@ -101,14 +105,21 @@ export async function openAuthGate(auth: ResolvedAuth, serverName: string, toolS
       const cors = { 'Access-Control-Allow-Origin': '*' }
       if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...cors, 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS' } })
       if (method !== 'GET' && method !== 'HEAD')
-        return Response.json({ error: 'method_not_allowed' }, { status: 405, headers: { ...cors, Allow: 'GET, HEAD, OPTIONS' } })
+        return new Response(httpErrorJson(new DuetError('UNSUPPORTED', `${method} is not allowed on the resource metadata; use GET or HEAD.`, { method })), {
+          status: 405,
+          headers: { ...cors, 'content-type': 'application/json', Allow: 'GET, HEAD, OPTIONS' },
+        })
       const response = Response.json(document(), { headers: cors })
       return method === 'HEAD' ? new Response(null, { headers: response.headers }) : response
     },
     async check(authorization) {
       const options = { verifier: verifier!, requiredScopes: auth.scopes, resourceMetadataUrl: metadataUrl! }
       try {
-        return await verifyBearerToken(authorization, options)
+        const info = await verifyBearerToken(authorization, options)
+        // Fail closed: without a subject every such caller would share one space.
+        if (!auth.allowAnonymous && subjectOfAuth(info) === undefined)
+          throw new OAuthError(OAuthErrorCode.InvalidToken, 'The token verified but names no subject (extra.sub); this server serves no anonymous callers')
+        return info
       } catch (err) {
         return bearerAuthChallengeResponse(err, options)
       }

@@ -2,8 +2,8 @@
 // introspection. Every failure of the token itself is `invalid_token` (401); a failure to reach the
 // issuer is `server_error` (500), so a client is not sent to log in again because the issuer is down.
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server'
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
-import type { ResolvedAuth } from './auth-options.js'
+import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
+import { normalizeTyp, type ResolvedAuth } from './auth-options.js'
 import { DuetError } from './errors.js'
 import { VerifiedTokens } from './verified-tokens.js'
 
@@ -20,47 +20,42 @@ const DISCOVERY_TIMEOUT_MS = 10_000
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']
 
 /**
- * Fetches the issuer's metadata: RFC 8414 (`/.well-known/oauth-authorization-server` inserted before the
- * path), then OpenID discovery (appended, then inserted). The document must name the same issuer (RFC 8414 §3.3).
+ * Fetches the issuer's metadata with the MCP client SDK's discovery (RFC 8414, then OpenID discovery, at the
+ * URLs the MCP authorization spec lists), which also checks that the document names the same issuer (RFC 8414
+ * §3.3). The SDK is loaded here, so a server without `auth.issuer` never loads it.
  */
 export async function discoverIssuer(issuer: string): Promise<IssuerMetadata> {
-  const url = new URL(issuer)
-  const path = url.pathname.replace(/\/$/, '')
-  const candidates = [
-    `${url.origin}/.well-known/oauth-authorization-server${path}`,
-    `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
-    `${url.origin}/.well-known/openid-configuration${path}`,
-  ]
-  const problems: string[] = []
-  for (const candidate of [...new Set(candidates)]) {
-    let body: unknown
-    try {
-      const response = await fetch(candidate, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) })
-      if (!response.ok) {
-        problems.push(`${candidate}: HTTP ${response.status}`)
-        continue
-      }
-      body = await response.json()
-    } catch (err) {
-      problems.push(`${candidate}: ${(err as Error).message}`)
-      continue
-    }
-    const metadata = body as IssuerMetadata
-    if (!metadata || typeof metadata !== 'object' || typeof metadata.issuer !== 'string') {
-      problems.push(`${candidate}: not an authorization server metadata document`)
-      continue
-    }
-    if (metadata.issuer !== issuer)
-      throw new DuetError(
-        'ISSUER_UNREACHABLE',
-        `auth.issuer: ${candidate} names issuer ${JSON.stringify(metadata.issuer)}, not ${JSON.stringify(issuer)}; give the issuer exactly as it names itself`,
-        { issuer },
-      )
-    return metadata
+  const { discoverAuthorizationServerMetadata, IssuerMismatchError } = await import('@modelcontextprotocol/client')
+  const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) })
+  let metadata: IssuerMetadata | undefined
+  try {
+    metadata = (await discoverAuthorizationServerMetadata(issuer, { fetchFn: timedFetch })) as IssuerMetadata | undefined
+  } catch (err) {
+    if (err instanceof IssuerMismatchError) throw mismatch(issuer, err.received, err)
+    throw unreachable(issuer, err instanceof Error ? err.message : String(err), err)
   }
-  throw new DuetError('ISSUER_UNREACHABLE', `auth.issuer: no metadata found for ${issuer} (${problems.join('; ')}); check the URL and that the issuer is up`, {
-    issuer,
-  })
+  if (!metadata) throw unreachable(issuer, 'no RFC 8414 or OpenID metadata document at its well-known URLs')
+  // The SDK lets a trailing slash differ; tokens' `iss` is compared exactly, so the name must be exact too.
+  if (metadata.issuer !== issuer) throw mismatch(issuer, metadata.issuer)
+  return metadata
+}
+
+function mismatch(issuer: string, named: string | undefined, cause?: unknown): DuetError {
+  return new DuetError(
+    'ISSUER_UNREACHABLE',
+    `auth.issuer: the issuer's metadata names issuer ${JSON.stringify(named)}, not ${JSON.stringify(issuer)}; give the issuer exactly as it names itself`,
+    { issuer },
+    cause === undefined ? undefined : { cause },
+  )
+}
+
+function unreachable(issuer: string, reason: string, cause?: unknown): DuetError {
+  return new DuetError(
+    'ISSUER_UNREACHABLE',
+    `auth.issuer: no metadata found for ${issuer} (${reason}); check the URL and that the issuer is up`,
+    { issuer },
+    cause === undefined ? undefined : { cause },
+  )
 }
 
 /** A verifier of JWT access tokens: signature by the issuer's JWKS, then `iss`, `aud`, `exp`/`nbf` and `sub`. */
@@ -72,6 +67,7 @@ export function jwtVerifier(auth: ResolvedAuth, issuer: string, jwksUri: string,
     async verifyAccessToken(token) {
       const known = verified.get(token)
       if (known) return copyOf(known)
+      checkTyp(token, auth.jwtTypes)
       let payload: JWTPayload
       try {
         ;({ payload } = await jwtVerify(token, keys, {
@@ -84,7 +80,7 @@ export function jwtVerifier(auth: ResolvedAuth, issuer: string, jwksUri: string,
         throw tokenFailure(err)
       }
       const info = authInfoOf(token, payload)
-      verified.set(token, copyOf(info), (info.expiresAt ?? 0) * 1000)
+      verified.set(token, copyOf(info), (info.expiresAt ?? 0) * 1000, String(info.extra?.sub))
       return info
     },
   }
@@ -119,6 +115,21 @@ export function introspectionVerifier(auth: ResolvedAuth, issuer: string, endpoi
       return authInfoOf(token, answer as JWTPayload)
     },
   }
+}
+
+/** RFC 9068 §4: an access token's `typ` must say so, so another JWT of the issuer (an ID token) is not taken for one. */
+function checkTyp(token: string, accepted: string[]): void {
+  let typ: unknown
+  try {
+    typ = decodeProtectedHeader(token).typ
+  } catch {
+    throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token is not a valid JWT')
+  }
+  if (typeof typ !== 'string' || !accepted.includes(normalizeTyp(typ)))
+    throw new OAuthError(
+      OAuthErrorCode.InvalidToken,
+      `Token typ ${typeof typ === 'string' ? JSON.stringify(typ) : '(none)'} is not an access token's (accepted: ${accepted.join(', ')})`,
+    )
 }
 
 // A copy, so a handler that changes the AuthInfo it was given cannot change what the next request gets.

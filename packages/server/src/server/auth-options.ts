@@ -42,6 +42,12 @@ export interface IssuerAuthOptions extends AuthCommon {
   algorithms?: string[]
   /** Leeway for `exp`/`nbf`, in seconds. Default 0. */
   clockToleranceSeconds?: number
+  /**
+   * The JWT `typ` header values accepted (compared without case and without an `application/` prefix).
+   * Default `['at+jwt']`, as RFC 9068 asks of access tokens, so an ID token or another JWT of the issuer is
+   * not taken for one. Add `'JWT'` for an issuer that sends `typ: JWT` on its access tokens.
+   */
+  jwtTypes?: string[]
 }
 
 /** A custom verifier: for other token types, or tests. */
@@ -53,6 +59,12 @@ export interface VerifierAuthOptions extends AuthCommon {
   verifier: (token: string) => Promise<AuthInfo>
   /** The authorization server advertised in the metadata's `authorization_servers`. */
   issuer?: string
+  /**
+   * `true` serves tokens the verifier returns without a subject (`extra.sub`), on purpose: all such callers
+   * then share one anonymous space (the same channels, apps and data). Default `false`: such a token is
+   * refused (401), so a verifier that forgets the subject fails closed instead of mixing users.
+   */
+  allowAnonymous?: boolean
 }
 
 /** The `auth` option: an issuer whose tokens are verified (JWT via JWKS, or introspection), or a custom verifier. */
@@ -72,12 +84,25 @@ export interface ResolvedAuth {
   scopesSupported: string[]
   resourceName?: string
   verifier?: (token: string) => Promise<AuthInfo>
+  /** With a verifier: serve its subjectless answers (see `VerifierAuthOptions.allowAnonymous`). */
+  allowAnonymous: boolean
+  /** Accepted JWT `typ` values, normalized (lowercase, no `application/`). */
+  jwtTypes: string[]
 }
 
 // RFC 6749 scope-token: printable ASCII but space, `"` and `\`.
 const SCOPE_TOKEN = /^[\u0021\u0023-\u005B\u005D-\u007E]+$/
 // Issuer keys are public keys: HS* (a shared secret) and `none` are never accepted.
 const ASYMMETRIC = /^(?:(?:RS|PS|ES)(?:256|384|512)|ES256K|EdDSA|Ed25519)$/
+
+// A media type name as `typ` carries one (RFC 7515 §4.1.9): no spaces, no parameters.
+const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+/-]*$/
+
+/** A `typ` value compared as RFC 7515 says: without case, `application/` implied. */
+export function normalizeTyp(typ: string): string {
+  const lower = typ.toLowerCase()
+  return lower.startsWith('application/') ? lower.slice('application/'.length) : lower
+}
 
 /** Checks `auth`, naming the option at fault. */
 export function resolveAuth(auth: AuthOptions | undefined): ResolvedAuth | undefined {
@@ -90,6 +115,8 @@ export function resolveAuth(auth: AuthOptions | undefined): ResolvedAuth | undef
     invalidOption(where, 'auth', 'needs issuer (an OAuth/OpenID issuer URL) or verifier (a function)')
   const resolved: ResolvedAuth = {
     clockToleranceSeconds: 0,
+    allowAnonymous: false,
+    jwtTypes: ['at+jwt'],
     scopes: scopeList('auth.scopes', auth.scopes),
     scopesSupported: scopeList('auth.scopesSupported', auth.scopesSupported),
   }
@@ -104,10 +131,26 @@ export function resolveAuth(auth: AuthOptions | undefined): ResolvedAuth | undef
       if ((auth as unknown as Record<string, unknown>)[key] !== undefined)
         invalidOption(where, `auth.${key}`, 'applies to issuer tokens, not to a custom verifier')
     }
+    for (const key of ['jwtTypes'] as const) {
+      if ((auth as unknown as Record<string, unknown>)[key] !== undefined)
+        invalidOption(where, `auth.${key}`, 'applies to issuer tokens, not to a custom verifier')
+    }
+    const allowAnonymous = (auth as VerifierAuthOptions).allowAnonymous
+    if (allowAnonymous !== undefined && typeof allowAnonymous !== 'boolean')
+      invalidOption(where, 'auth.allowAnonymous', `must be true or false, got ${JSON.stringify(allowAnonymous)}`)
+    resolved.allowAnonymous = allowAnonymous === true
     resolved.verifier = verifier
     return resolved
   }
+  if ((auth as unknown as Record<string, unknown>).allowAnonymous !== undefined)
+    invalidOption(where, 'auth.allowAnonymous', "applies to a custom verifier; an issuer's tokens always need a subject (sub)")
   const issuerAuth = auth as IssuerAuthOptions
+  if (issuerAuth.jwtTypes !== undefined) {
+    const types = issuerAuth.jwtTypes
+    if (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || !MEDIA_TYPE.test(t)))
+      invalidOption(where, 'auth.jwtTypes', `must be a non-empty array of JWT typ values such as 'at+jwt' or 'JWT', got ${JSON.stringify(types)}`)
+    resolved.jwtTypes = [...new Set(types.map(normalizeTyp))]
+  }
   if (issuerAuth.audience !== undefined) {
     const list = Array.isArray(issuerAuth.audience) ? issuerAuth.audience : [issuerAuth.audience]
     if (list.length === 0 || list.some((a) => typeof a !== 'string' || a === ''))

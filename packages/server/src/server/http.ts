@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { isIP, type AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
@@ -7,8 +6,9 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
-import { rateLimitedResponse, TokenBuckets, toolCallsOf, type ResolvedRateLimit } from './rate-limit.js'
-import { subjectOfAuth } from './subject.js'
+import { meteredCalls, rateLimitedResponse, type ResolvedRateLimit } from './rate-limit.js'
+import { callerScope, subjectOfAuth } from './subject.js'
+import { httpErrorJson } from './error-body.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
@@ -43,8 +43,19 @@ export interface HttpListenOptions {
    * routing on `Mcp-Session-Id`. 2026-07-28 clients are served per request either way.
    */
   sessions?: boolean
-  /** With `sessions`: open sessions kept before the least recently used is closed. Default 1000. */
+  /**
+   * With `sessions`: open sessions kept in all. Past it, the subject (token subject, else client address)
+   * holding the most loses its least recently used session; a subject below its share never does. Default 1000.
+   */
   maxSessions?: number
+  /** With `sessions`: open sessions one subject may keep; past it, its own least recently used one is closed. Default 100. */
+  maxSessionsPerSubject?: number
+  /** With `sessions`: a session with no request and no open stream for this long is closed. Default 1 800 000 (30 min). */
+  sessionIdleMs?: number
+  /** With `sessions`: SSE events kept for resuming (`Last-Event-ID`), in all. Default 10 000. */
+  maxEvents?: number
+  /** With `sessions`: SSE events kept for one subject's sessions; past it, that subject's oldest go. Default 1000. */
+  maxEventsPerSubject?: number
   /** How long shutdown waits for in-flight requests before cutting them off. Default 5000 ms. */
   shutdownGraceMs?: number
   /** Told about rejected requests and transport errors; default ignores them (the client already got the error). */
@@ -67,10 +78,12 @@ const REVISION = /^\d{4}-\d{2}-\d{2}$/
 export interface HttpGuards {
   auth?: AuthGate
   rateLimit?: ResolvedRateLimit
+  /** Whether the server has a tool of this name: only those get a rate-limit bucket. */
+  knownTool?: (name: string) => boolean
 }
 
-/** The caller a request is counted against, for the rate limit inside the SDK handler. */
-const caller = new AsyncLocalStorage<string>()
+/** The caller a request is counted against (the rate limit, sessions, per-user limits in handlers). */
+const caller = callerScope
 
 /** Serves the factory's servers over Streamable HTTP: 2026-07-28 per request, 2025-era stateless or with sessions. */
 export async function listenHttp(factory: McpServerFactory, options: HttpListenOptions = {}, guards: HttpGuards = {}): Promise<HttpListening> {
@@ -79,10 +92,17 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   if (typeof host !== 'string' || host === '') invalidOption('listen', 'http.host', 'must be a non-empty string')
   if (typeof path !== 'string' || !path.startsWith('/')) invalidOption('listen', 'http.path', `must start with '/', got ${JSON.stringify(path)}`)
   if (!Number.isFinite(shutdownGraceMs) || shutdownGraceMs < 0) invalidOption('listen', 'http.shutdownGraceMs', 'must be a number >= 0')
-  const { sessions = false, maxSessions = 1000 } = options
+  const {
+    sessions = false,
+    maxSessions = 1000,
+    maxSessionsPerSubject = 100,
+    sessionIdleMs = 1_800_000,
+    maxEvents = 10_000,
+    maxEventsPerSubject = 1000,
+  } = options
   if (typeof sessions !== 'boolean') invalidOption('listen', 'http.sessions', `must be true or false, got ${JSON.stringify(sessions)}`)
-  if (!Number.isInteger(maxSessions) || maxSessions < 1)
-    invalidOption('listen', 'http.maxSessions', `must be an integer >= 1, got ${JSON.stringify(maxSessions)}`)
+  for (const [name, value] of Object.entries({ maxSessions, maxSessionsPerSubject, sessionIdleMs, maxEvents, maxEventsPerSubject }))
+    if (!Number.isSafeInteger(value) || value < 1) invalidOption('listen', `http.${name}`, `must be an integer >= 1, got ${JSON.stringify(value)}`)
   if (options.insecure !== undefined && typeof options.insecure !== 'boolean')
     invalidOption('listen', 'http.insecure', `must be true or false, got ${JSON.stringify(options.insecure)}`)
   if (!guards.auth && !options.insecure && !isLoopback(host))
@@ -98,14 +118,18 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const report = (error: Error) => onError?.(error)
   // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
   const handler = createMcpHandler(factory, { onerror: report, ...(sessions && { legacy: 'reject' as const }) })
-  const legacy: SessionHandler | undefined = sessions ? sessionHandler(factory, { maxSessions, onerror: report }) : undefined
+  const legacy: SessionHandler | undefined = sessions
+    ? sessionHandler(factory, { maxSessions, maxSessionsPerSubject, idleMs: sessionIdleMs, maxEvents, maxEventsPerSubject, onerror: report })
+    : undefined
   type Context = { authInfo?: AuthInfo }
   const route = legacy
-    ? async (request: Request, context?: Context) => ((await isLegacyRequest(request)) ? legacy.fetch(request, context) : handler.fetch(request, context))
+    ? async (request: Request, context?: Context) =>
+        (await isLegacyRequest(request)) ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' }) : handler.fetch(request, context)
     : (request: Request, context?: Context) => handler.fetch(request, context)
-  const buckets = guards.rateLimit && new TokenBuckets(guards.rateLimit)
-  const limited = buckets
-    ? async (request: Request, context?: Context) => (await overLimit(buckets, request, caller.getStore() ?? '')) ?? route(request, context)
+  const rateLimit = guards.rateLimit
+  const knownTool = guards.knownTool ?? (() => true)
+  const limited = rateLimit
+    ? async (request: Request, context?: Context) => (await overLimit(rateLimit, knownTool, request, caller.getStore() ?? '')) ?? route(request, context)
     : route
   const serve = toNodeHandler({ fetch: limited }, { onerror: report })
   const closeHandlers = () => Promise.allSettled([handler.close(), legacy?.close()]).then(() => undefined)
@@ -130,7 +154,8 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
       return
     }
     if (pathname !== path) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `Not found: the MCP endpoint is ${path}` }))
+      const notFound = new DuetError('NOT_FOUND', `Nothing is served at ${pathname}: the MCP endpoint is ${path}.`, { kind: 'route', name: pathname })
+      res.writeHead(404, { 'content-type': 'application/json' }).end(httpErrorJson(notFound))
       return
     }
     if (req.method === 'OPTIONS') return answerPreflight(req, res)
@@ -224,8 +249,8 @@ async function authorize(gate: AuthGate, req: IncomingMessage, res: ServerRespon
   return true
 }
 
-/** The 429 answer when a `tools/call` in the body finds its caller's bucket for that tool empty. */
-async function overLimit(buckets: TokenBuckets, request: Request, who: string): Promise<Response | undefined> {
+/** The 429 answer when a counted call in the body finds its caller's bucket empty (503 when a shared store cannot answer). */
+async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => boolean, request: Request, who: string): Promise<Response | undefined> {
   if (request.method !== 'POST') return undefined
   let body: unknown
   try {
@@ -233,9 +258,20 @@ async function overLimit(buckets: TokenBuckets, request: Request, who: string): 
   } catch {
     return undefined // the SDK answers a body that is not JSON
   }
-  for (const tool of toolCallsOf(body)) {
-    const waitMs = buckets.take(`${who}\u0000${tool}`)
-    if (waitMs > 0) return rateLimitedResponse(tool, waitMs, Array.isArray(body) ? null : (body as { id?: unknown }).id)
+  const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null)
+  for (const call of meteredCalls(body, knownTool)) {
+    let waitMs: number
+    try {
+      waitMs = await limit.store.take(who, call.bucket, limit)
+    } catch (err) {
+      // Fail closed: a limit that cannot be checked does not let the call through.
+      const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
+      return Response.json(
+        { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
+        { status: 503, headers: { 'Retry-After': '1' } },
+      )
+    }
+    if (waitMs > 0) return rateLimitedResponse(call, waitMs, id)
   }
   return undefined
 }

@@ -28,11 +28,15 @@ export type { ViewConfig, ViewCsp, ViewPermissions, ViewUiMeta } from './app-too
 export type { HttpListenOptions } from './http.js'
 // Authorization: the resource server's options, and whose request a handler serves.
 export type { AuthOptions, IntrospectionOptions, IssuerAuthOptions, VerifierAuthOptions } from './auth-options.js'
-export type { RateLimitOptions } from './rate-limit.js'
-export { SUBJECT_ENV, subjectOf } from './subject.js'
+export type { BucketRate, RateLimitOptions, RateLimitStore } from './rate-limit.js'
+export { callerOf, SUBJECT_ENV, subjectOf } from './subject.js'
 export type { SubjectContext } from './subject.js'
 // Errors: the same class and codes as the view side, and the one tool-error shape.
 export { DuetError, ErrorCodes, isDuetError } from 'duetkit/protocol'
 export type { ErrorCode, ErrorData } from 'duetkit/protocol'
 export { guarded, toolError } from './tool-error.js'
+// Asking the client back (elicitation, sampling) the way both protocol eras understand.
+export { acceptedContent, inputRequired, inputResponse } from '@modelcontextprotocol/server'
+export type { InputRequiredResult, InputResponseView } from '@modelcontextprotocol/server'
+export type { ErrorBody } from './error-body.js'
 export { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'

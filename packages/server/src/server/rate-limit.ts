@@ -1,94 +1,152 @@
-// A token bucket per caller and per tool: a burst of `burst` calls, refilled at `perSecond`. The caller is
-// the token's subject with auth, else the client address. Buckets live in this process: each replica
-// counts its own callers (a load balancer spreading one caller over N replicas allows up to N times the rate).
+// A token bucket per caller and per tool or method: a burst of `burst` calls, refilled at `perSecond`. The
+// caller is the token's subject with auth, else the client address. Only calls that name something the
+// server has get a bucket (a made-up tool name makes none, so a flood of them cannot push a caller's
+// drained bucket out), and a drained bucket is never dropped before it has refilled. By default the
+// buckets live in this process; `store` shares them (duet serve --redis-url keeps them in Redis, so N
+// replicas allow the rate once, not N times).
+import { BoundedMap } from './bounded-map.js'
 import { invalidOption } from './errors.js'
 
-/** Options of the per-caller, per-tool rate limit. */
-export interface RateLimitOptions {
+/** The rate of one bucket. */
+export interface BucketRate {
   /** Calls a caller may make of one tool at once, with a full bucket. */
   burst: number
   /** Calls per second added back to each bucket (fractions allowed: `0.5` is one every two seconds). */
   perSecond: number
-  /** Buckets kept before full ones are dropped (a full bucket is the same as none). Default 10000. */
-  maxBuckets?: number
 }
 
-export type ResolvedRateLimit = Required<RateLimitOptions>
+/** Where buckets live: in this process by default, or shared by replicas (Redis). */
+export interface RateLimitStore {
+  /**
+   * Takes one token from the bucket `name` of `subject`: resolves to 0 when allowed, else the milliseconds
+   * until a token is back. Rejects when the store cannot answer (the call is then refused, not let through).
+   */
+  take(subject: string, name: string, rate: BucketRate): Promise<number>
+}
+
+/** Options of the per-caller rate limit. */
+export interface RateLimitOptions extends BucketRate {
+  /**
+   * In-memory store: buckets kept. Only refilled buckets are dropped to make room; when none is, a caller
+   * who has no bucket yet waits (429) until one refills. Default 100 000 (a few MB).
+   */
+  maxBuckets?: number
+  /** Shared buckets, e.g. in Redis; default in this process (bounded by `maxBuckets`). */
+  store?: RateLimitStore
+}
+
+export interface ResolvedRateLimit extends BucketRate {
+  store: RateLimitStore
+}
+
+/** The methods counted besides tool calls, each a bucket of its own: a session or a read costs the server too. */
+export const METERED_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  // The 2026-07-28 era's counterparts: discovery instead of initialize, and its long-lived stream.
+  'server/discover',
+  'subscriptions/listen',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+])
 
 /** Checks `rateLimit`, naming the option at fault. */
 export function resolveRateLimit(options: RateLimitOptions | undefined): ResolvedRateLimit | undefined {
   if (options === undefined) return undefined
   const where = 'createAppServer'
   if (options === null || typeof options !== 'object') invalidOption(where, 'rateLimit', 'must be { burst, perSecond }')
-  const { burst, perSecond, maxBuckets = 10_000 } = options
+  const { burst, perSecond, maxBuckets = 100_000, store } = options
   if (!Number.isInteger(burst) || burst < 1) invalidOption(where, 'rateLimit.burst', `must be an integer >= 1, got ${JSON.stringify(burst)}`)
   if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0)
     invalidOption(where, 'rateLimit.perSecond', `must be a number > 0, got ${JSON.stringify(perSecond)}`)
   if (!Number.isInteger(maxBuckets) || maxBuckets < 1)
     invalidOption(where, 'rateLimit.maxBuckets', `must be an integer >= 1, got ${JSON.stringify(maxBuckets)}`)
-  return { burst, perSecond, maxBuckets }
+  if (store !== undefined && (store === null || typeof store.take !== 'function'))
+    invalidOption(where, 'rateLimit.store', 'must have take(subject, name, rate)')
+  return { burst, perSecond, store: store ?? new TokenBuckets(maxBuckets) }
 }
 
 interface Bucket {
   tokens: number
   at: number
+  /** When the bucket is full again, at the rate it was last taken at: until then it may not be dropped. */
+  fullAt: number
 }
 
-/** Token buckets by key. */
-export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>()
+/** The in-memory store: buckets grouped by subject, bounded; only full (refilled) buckets make room. */
+export class TokenBuckets implements RateLimitStore {
+  private readonly buckets: BoundedMap<string, Bucket>
+  /** The time of the take in progress, which decides which buckets have refilled. */
+  private now = 0
 
-  constructor(private readonly limit: ResolvedRateLimit) {}
-
-  /** Takes one token for `key`: 0 when allowed, else the milliseconds until a token is there. */
-  take(key: string, now = Date.now()): number {
-    const bucket = this.refill(key, now)
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1
-      return 0
-    }
-    return Math.ceil(((1 - bucket.tokens) / this.limit.perSecond) * 1000)
+  constructor(maxBuckets: number) {
+    // A subject has one bucket per tool and metered method, so the per-subject bound is the total one.
+    this.buckets = new BoundedMap({ maxEntries: maxBuckets, maxPerGroup: maxBuckets, evictable: (bucket) => bucket.fullAt <= this.now })
   }
 
-  private refill(key: string, now: number): Bucket {
-    let bucket = this.buckets.get(key)
-    if (!bucket) {
-      if (this.buckets.size >= this.limit.maxBuckets) this.prune(now)
-      bucket = { tokens: this.limit.burst, at: now }
-      this.buckets.set(key, bucket)
-      return bucket
-    }
-    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.limit.perSecond)
-    bucket.at = now
-    return bucket
+  async take(subject: string, name: string, rate: BucketRate): Promise<number> {
+    return this.takeNow(subject, name, rate, Date.now())
   }
 
-  /** Drops buckets that have refilled (they hold nothing a new one would not); if none, the oldest. */
-  private prune(now: number): void {
-    const fullAfterMs = (this.limit.burst / this.limit.perSecond) * 1000
-    for (const [key, bucket] of this.buckets) if (now - bucket.at >= fullAfterMs) this.buckets.delete(key)
-    if (this.buckets.size >= this.limit.maxBuckets) this.buckets.delete(this.buckets.keys().next().value as string)
+  /** {@link take} at a given time (tests). */
+  takeNow(subject: string, name: string, rate: BucketRate, now: number): number {
+    this.now = now
+    const key = `${subject}\u0000${name}`
+    const old = this.buckets.get(key)
+    const tokens = old ? Math.min(rate.burst, old.tokens + ((now - old.at) / 1000) * rate.perSecond) : rate.burst
+    const left = tokens >= 1 ? tokens - 1 : tokens
+    const bucket = { tokens: left, at: now, fullAt: now + ((rate.burst - left) / rate.perSecond) * 1000 }
+    // No room without dropping a bucket that has not refilled: this caller waits, one token's time.
+    if (!this.buckets.set(key, bucket, subject)) return Math.ceil(1000 / rate.perSecond)
+    return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) / rate.perSecond) * 1000)
+  }
+
+  get size(): number {
+    return this.buckets.size
   }
 }
 
-/** The tool names a JSON-RPC body calls (`tools/call`), a single message or a batch. */
-export function toolCallsOf(body: unknown): string[] {
+/** One call a JSON-RPC body makes that is counted: its bucket name and what a 429 names. */
+export interface MeteredCall {
+  bucket: string
+  /** The tool (`tools/call`) or the method. */
+  label: string
+  kind: 'tool' | 'method'
+}
+
+/**
+ * The counted calls of a JSON-RPC body (a single message or a batch): tool calls of tools the server has
+ * (`knownTool`), and the {@link METERED_METHODS}. Anything else makes no bucket: the server answers it
+ * as unknown, at no cost worth counting.
+ */
+export function meteredCalls(body: unknown, knownTool: (name: string) => boolean): MeteredCall[] {
   const messages = Array.isArray(body) ? body : [body]
-  const names: string[] = []
+  const calls: MeteredCall[] = []
   for (const message of messages) {
     if (!message || typeof message !== 'object') continue
     const { method, params } = message as { method?: unknown; params?: { name?: unknown } }
-    if (method === 'tools/call') names.push(typeof params?.name === 'string' ? params.name : '')
+    if (method === 'tools/call') {
+      const name = params?.name
+      if (typeof name === 'string' && knownTool(name)) calls.push({ bucket: `tool:${name}`, label: name, kind: 'tool' })
+    } else if (typeof method === 'string' && METERED_METHODS.has(method)) calls.push({ bucket: method, label: method, kind: 'method' })
   }
-  return names
+  return calls
 }
 
 /** The 429 answer: a JSON-RPC error with the wait, and `Retry-After` in whole seconds. */
-export function rateLimitedResponse(tool: string, waitMs: number, id: unknown): Response {
+export function rateLimitedResponse(call: MeteredCall, waitMs: number, id: unknown): Response {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000))
-  const message = `Too many calls of tool '${tool}': this caller may call it again in ${retryAfter} s (rate limit per caller and tool)`
+  const what = call.kind === 'tool' ? `calls of tool '${call.label}'` : `'${call.label}' requests`
+  const message = `Too many ${what}: this caller may try again in ${retryAfter} s (rate limit per caller and ${call.kind})`
+  const data = { code: 'RATE_LIMITED', [call.kind]: call.label, retryAfterSeconds: retryAfter }
   return Response.json(
-    { jsonrpc: '2.0', id: id ?? null, error: { code: -32000, message, data: { code: 'RATE_LIMITED', tool, retryAfterSeconds: retryAfter } } },
+    { jsonrpc: '2.0', id: id ?? null, error: { code: -32000, message, data } },
     { status: 429, headers: { 'Retry-After': String(retryAfter) } },
   )
 }

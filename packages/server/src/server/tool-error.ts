@@ -1,15 +1,17 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { DuetError, isDuetError } from 'duetkit/protocol'
+import { errorBody } from './error-body.js'
 
 /**
  * The one shape of a failed Duet tool call: text the model reads (`CODE: what went wrong. What to
- * do.`) and the same facts structured, for views and programs to branch on.
+ * do.`) and the same facts structured, for views and programs to branch on: `structuredContent.error`
+ * is `{ code, message, data? }`, `data` being the error's values at fault (e.g. COMPILE_ERROR's `problems`).
  */
 export function toolError(err: DuetError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-    structuredContent: { error: { code: err.code, message: err.message } },
+    structuredContent: { error: { ...errorBody(err) } },
   }
 }
 

@@ -1,7 +1,7 @@
 // The types that carry a tool's schemas into its handler and into the server's own type, the way the
 // SDK's `registerTool` infers its callback: the handler sees its arguments, and a view that imports
 // the server's type (type only) sees each tool's arguments and structured result.
-import type { CallToolResult, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server'
+import type { CallToolResult, InputRequiredResult, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server'
 import type { ToolSignature } from 'duetkit/protocol'
 import type * as z from 'zod'
 
@@ -43,8 +43,16 @@ export type ToolExtra = ServerContext
 /** A tool's result, its `structuredContent` typed by the tool's output schema. */
 export type ToolResult<Structured = unknown> = CallToolResult & { structuredContent?: Structured }
 
-/** A tool handler; a thrown error becomes an `isError` result the model can read. */
-export type ToolHandler<Args = NoArgs, Structured = unknown> = (args: Args, extra: ToolExtra) => ToolResult<Structured> | Promise<ToolResult<Structured>>
+/**
+ * A tool handler; a thrown error becomes an `isError` result the model can read. Returning
+ * `inputRequired({ inputRequests })` asks the client for input or a completion first: 2026-07-28
+ * clients answer and retry (`extra.mcpReq.inputResponses`), 2025-era clients with a session are asked
+ * over it and the handler is called again with the answers.
+ */
+export type ToolHandler<Args = NoArgs, Structured = unknown> = (
+  args: Args,
+  extra: ToolExtra,
+) => ToolResult<Structured> | InputRequiredResult | Promise<ToolResult<Structured> | InputRequiredResult>
 
 /** The arguments a view passes a tool: an object, as MCP requires of tool arguments. */
 export type ToolArgs<In extends ToolSchema | undefined> = SchemaInput<In> extends infer Args extends Record<string, unknown> ? Args : NoArgs

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { CallToolResult } from '@modelcontextprotocol/server'
+import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server'
 import * as z from 'zod'
 import { DuetError, invalidOption } from './errors.js'
-import { type SubjectContext, subjectOf } from './subject.js'
+import { BoundedMap } from './bounded-map.js'
+import { callerOf, type SubjectContext, subjectOf } from './subject.js'
 import { guarded } from './tool-error.js'
 
 /**
@@ -19,7 +20,11 @@ export const VIEW_STATE_TOOL = 'duet_view_state'
 /** Where kept view states live. Values are JSON texts already checked for size. */
 export interface ViewStateStore {
   get(viewUUID: string): string | undefined | Promise<string | undefined>
-  put(viewUUID: string, json: string): void | Promise<void>
+  /**
+   * `owner`: whose state it is (`sub:<subject>`, else `address:<client address>`, else `local`), for a
+   * store that bounds each user's share; the key already carries the subject where there is one.
+   */
+  put(viewUUID: string, json: string, owner: string): void | Promise<void>
 }
 
 /** Options of the view-state fallback: `createAppServer({ viewState })`. */
@@ -30,6 +35,11 @@ export interface ViewStateOptions {
   maxBytes?: number
   /** For the default in-memory store: how many states it keeps. Default 10 000. */
   maxEntries?: number
+  /**
+   * For the default in-memory store: how many states one user (token subject, else client address) keeps;
+   * past it, that user's least recently written state goes, never another user's. Default 1000.
+   */
+  maxEntriesPerSubject?: number
 }
 
 // A UUID as randomUUID makes them, or any id a host-independent server might mint: no path or key tricks.
@@ -39,22 +49,24 @@ const VIEW_UUID = /^[A-Za-z0-9_-]{8,128}$/
 export const newViewUUID = (): string => randomUUID()
 
 /** Adds a fresh `_meta.viewUUID` to an app tool's result, keeping any `_meta` the handler set. */
-export function withViewUUID(result: CallToolResult): CallToolResult {
-  if (!result || typeof result !== 'object' || result.isError === true) return result
+export function withViewUUID(result: CallToolResult | InputRequiredResult): CallToolResult | InputRequiredResult {
+  // A request for input is not the result a view shows: the final answer gets the id.
+  if (!result || typeof result !== 'object' || isInputRequiredResult(result) || result.isError === true) return result
   const meta = result._meta
   if (meta && typeof meta[VIEW_UUID_META_KEY] === 'string') return result
   return { ...result, _meta: { ...meta, [VIEW_UUID_META_KEY]: newViewUUID() } }
 }
 
-/** The default store: a map that forgets the least recently written state past `maxEntries`. */
-export function memoryViewStateStore(maxEntries = 10_000): ViewStateStore {
-  const states = new Map<string, string>()
+/**
+ * The default store: bounded per user and in all. A user's write past their share forgets their own least
+ * recently written state; past the total, the user holding the most loses one (see BoundedMap).
+ */
+export function memoryViewStateStore(maxEntries = 10_000, maxEntriesPerSubject = 1000): ViewStateStore {
+  const states = new BoundedMap<string, string>({ maxEntries, maxPerGroup: maxEntriesPerSubject })
   return {
-    get: (id) => states.get(id),
-    put(id, json) {
-      states.delete(id)
-      states.set(id, json)
-      if (states.size > maxEntries) states.delete(states.keys().next().value!)
+    get: (id) => states.peek(id),
+    put(id, json, owner) {
+      states.set(id, json, owner)
     },
   }
 }
@@ -64,15 +76,16 @@ export function resolveViewState(option: ViewStateOptions | false | undefined): 
   if (option === false) return undefined
   const where = 'createAppServer'
   const o = option ?? {}
-  if (typeof o !== 'object' || o === null) invalidOption(where, 'viewState', 'must be false or { store?, maxBytes?, maxEntries? }')
+  if (typeof o !== 'object' || o === null) invalidOption(where, 'viewState', 'must be false or { store?, maxBytes?, maxEntries?, maxEntriesPerSubject? }')
   const positive = (name: string, v: unknown) => {
     if (v !== undefined && !(Number.isInteger(v) && (v as number) > 0)) invalidOption(where, `viewState.${name}`, 'must be a positive integer')
   }
   positive('maxBytes', o.maxBytes)
   positive('maxEntries', o.maxEntries)
+  positive('maxEntriesPerSubject', o.maxEntriesPerSubject)
   if (o.store !== undefined && (typeof o.store?.get !== 'function' || typeof o.store?.put !== 'function'))
     invalidOption(where, 'viewState.store', 'must have get(viewUUID) and put(viewUUID, json)')
-  return { store: o.store ?? memoryViewStateStore(o.maxEntries), maxBytes: o.maxBytes ?? 16_384 }
+  return { store: o.store ?? memoryViewStateStore(o.maxEntries, o.maxEntriesPerSubject), maxBytes: o.maxBytes ?? 16_384 }
 }
 
 export const viewStateInput = {
@@ -111,7 +124,7 @@ export function viewStateHandler(resolved: { store: ViewStateStore; maxBytes: nu
             limit: resolved.maxBytes,
           },
         )
-      await resolved.store.put(key, json)
+      await resolved.store.put(key, json, callerOf(ctx))
       return { content: [{ type: 'text', text: 'State kept' }], structuredContent: { state: args.state } }
     })
 }

@@ -1,19 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { Browser, Frame } from 'playwright-core'
 import { openHostPage, type HostPage } from '../../../../test/support/host/index.js'
-import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { SHOTS_DIR as SHOTS } from '../../../../test/support/shots.js'
 
-let bin: Promise<string> | undefined
-/** The `duet` CLI bundled from source, once per test file; `$DUET_BIN` names a built one instead (the bench uses dist). */
+/** The built `duet` CLI (`npm run build`), or the one `$DUET_BIN` names. */
 export function duetBin(): Promise<string> {
-  bin ??= process.env.DUET_BIN
-    ? Promise.resolve(process.env.DUET_BIN)
-    : bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-display')
-  return bin
+  return Promise.resolve(process.env.DUET_BIN ?? builtDuetCli())
 }
 
 export interface RunningServe {

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
-import { createAppServer, openChannelStore, type AppServer, type ChannelStore } from '@duetkit/server'
+import { createAppServer, type AppServer } from '@duetkit/server'
+import { openChannelStore, type ChannelStore } from '@duetkit/server/channels'
 import { registerChannelTools } from '../../src/channel/index.js'
 import { openAppStore, registerAgentAppTools, type AppStore } from '../../src/apps/index.js'
 import { registerDisplayTools } from '../../src/apps/display-tools.js'

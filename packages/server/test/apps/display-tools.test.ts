@@ -29,7 +29,8 @@ describe('the display tools in the listing', () => {
       expect(tool, name).toBeDefined()
       expect((tool!._meta as any)?.ui?.resourceUri, name).toBe(SHELL_URI)
       expect((tool!._meta as any)?.['ui/resourceUri'], name).toBe(SHELL_URI)
-      expect((tool!._meta as any)?.ui?.visibility, `${name} is for the model`).toBeUndefined()
+      // load_app is the agent's alone (a view loading saved apps would reach its neighbours); the display tools are for both.
+      expect((tool!._meta as any)?.ui?.visibility, name).toEqual(name === 'load_app' ? ['model'] : undefined)
     }
     const { resources } = await server.client.listResources()
     expect(resources.filter((r) => r.uri === SHELL_URI)).toHaveLength(1)
@@ -113,6 +114,11 @@ describe('display_component', () => {
     expect(result.isError).toBe(true)
     expect(textOf(result)).toMatch(/^COMPILE_ERROR: The component does not compile:\nline 2, column \d+: /)
     expect(textOf(result)).toContain('return <p>{1 +}</p>')
+    // The same problems reach the client as data, for a view or a program to place them in the source.
+    expect(result.structuredContent.error).toMatchObject({
+      code: 'COMPILE_ERROR',
+      data: { problems: [{ text: expect.any(String), line: 2, column: expect.any(Number), lineText: '  return <p>{1 +}</p>' }] },
+    })
     // Nothing was recorded for it: the newest render is still the fragment.
     expect(await server.store.getRender(before.structuredContent.channel_id)).toBeDefined()
   })

@@ -175,6 +175,33 @@ describe('display_ui_to_user end to end', () => {
     expect(outcome.channel).toMatch(/^[A-Za-z0-9_-]{20,}$/)
   })
 
+  it("a fragment reads its own app's data through window.duet, and neither another app's nor the saved apps", { timeout: 60_000 }, async () => {
+    await agent.callTool({ name: 'put_app_data', arguments: { app: 'e2e-reader', key: 'pages', value: ['one', 'two'] } })
+    await agent.callTool({ name: 'put_app_data', arguments: { app: 'e2e-diary', key: 'secret', value: 'private' } })
+    const { frame } = await show('display_ui_to_user', { html: '<p id="ok">ready</p>', app: 'e2e-reader' })
+    await frame.waitForSelector('#ok')
+    const outcome = await frame.evaluate(async () => {
+      const duet = (window as any).duet
+      const caught = (e: Error & { code?: unknown }) => ({ code: e.code, message: e.message })
+      return {
+        own: (await duet.callTool('get_app_data', { app: 'e2e-reader', key: 'pages' })).structuredContent.value,
+        // Naming another render's channel does not help: the shell puts its own in.
+        other: await duet.callTool('get_app_data', { app: 'e2e-diary', key: 'secret', channel_id: 'ch-forged' }).catch(caught),
+        write: await duet.callTool('put_app_data', { app: 'e2e-diary', key: 'secret', value: 'forged' }).catch(caught),
+        list: await duet.callTool('list_saved_apps', {}).catch(caught),
+        remove: await duet.callTool('delete_saved_app', { name: 'anything' }).catch(caught),
+      }
+    })
+    expect(outcome.own).toEqual(['one', 'two'])
+    expect(outcome.other).toMatchObject({ code: 'NOT_FOUND' })
+    expect(outcome.other.message).not.toContain('private')
+    expect(outcome.write).toMatchObject({ code: 'FORBIDDEN' })
+    expect(outcome.list).toMatchObject({ code: 'FORBIDDEN' })
+    expect(outcome.remove).toMatchObject({ code: 'FORBIDDEN' })
+    const kept = (await agent.callTool({ name: 'get_app_data', arguments: { app: 'e2e-diary', key: 'secret' } })) as any
+    expect(kept.structuredContent.value).toBe('private')
+  })
+
   it("window.duet's host calls reach the host, and the theme follows the host's", { timeout: 60_000 }, async () => {
     const html = `<p id="theme"></p><script>
       duet.onTheme((theme) => { document.getElementById('theme').textContent = theme })

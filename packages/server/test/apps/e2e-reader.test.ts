@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client'
 import type { Browser, Frame } from 'playwright-core'
 import type { AppServer, Listening } from '@duetkit/server'
 import { launchBrowser } from '../../../../test/support/browser.js'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { exampleView } from '../../../../test/support/built.js'
 import type { HostPage } from '../../../../test/support/host/index.js'
 import { tempDataDir } from './harness.js'
 import { askAbout, connectHttp, deliverToolCall, openServerView, shotPath } from './display-e2e-harness.js'
@@ -24,7 +24,7 @@ let host: HostPage | undefined
 beforeAll(async () => {
   tmp = tempDataDir()
   const viewFile = join(tmp.dir, 'reader.html')
-  const [html, b] = await Promise.all([buildExample('reader'), launchBrowser()])
+  const [html, b] = await Promise.all([exampleView('reader'), launchBrowser()])
   browser = b
   writeFileSync(viewFile, html)
   const { createReaderServer } = await import('../../../../examples/reader/server/server.js')

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Script } from 'node:vm'
 import { Stream } from 'xstream'
 import { renderComponent, type RenderedComponent } from 'duetkit/testing'
-import { openChannelStore, registerChannelTools, type ChannelStore } from '@duetkit/server'
+import { openChannelStore, registerChannelTools, type ChannelStore } from '@duetkit/server/channels'
 import { RECIPES, registerDisplayTools, type DisplayTools } from '../../src/apps/index.js'
+import { WIDGET_API } from '../../src/apps/display-tools.js'
 import { createShellApi } from '../../src/apps/shell/api.js'
 import type { Command } from '../../src/cli/command.js'
 import { connect, tempDataDir, textOf, type Connected } from './harness.js'
@@ -282,5 +283,156 @@ describe('what the recipes say the tools do', () => {
     }
     expect(text).not.toMatch(/before you render/)
     expect(text).toContain('"wait_seconds": 50')
+  })
+
+  const recipe = (name: string) => RECIPES.find((r) => r.name === name)!.text
+  const component = (code: string) => importComponent({ recipe: 'claims', index: 0, lang: 'jsx', kind: 'duet-component', code })
+  /** What the runtime wrote with console.error while `work` ran. */
+  async function consoleErrors(work: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => seen.push(args.map(String).join(' ')) > 0 && undefined
+    try {
+      await work()
+    } finally {
+      console.error = original
+    }
+    return seen
+  }
+
+  it('duet-components: props reach the view as { state, props, children } and each model entry as (state, data, next, props); intent gets the sources only', async () => {
+    const text = recipe('duet-components')
+    expect(text).toContain('The view gets it as `{ state, props, children }`, and every model entry as\n  its fourth argument: `(state, data, next, props)`')
+    expect(text).toContain('`initialState` and `intent` never see props')
+    const source = `function Hello({ state, props, children }) {
+  return <p className="out">{props.name}:{state.intentArgs}:{state.modelProps}</p>
+}
+Hello.initialState = { intentArgs: 0, modelArgs: 0, modelProps: '' }
+Hello.intent = (...args) => ({ GO: args[0].DOM.click('.out').mapTo(args.length) })
+Hello.model = { GO: (...args) => ({ ...args[0], intentArgs: args[1], modelArgs: args.length, next: typeof args[2], modelProps: args[3].name }) }
+export default Hello
+`
+    // display_component takes the props and the render hands them to the shell as they were given.
+    const shown = await server.call('display_component', { source, props: { name: 'Ada' } })
+    expect(shown.isError, textOf(shown)).toBeFalsy()
+    expect(shown.structuredContent.props).toEqual({ name: 'Ada' })
+    const render = await server.call('get_render', { channel_id: shown.structuredContent.channel_id })
+    expect(render.structuredContent.props).toEqual({ name: 'Ada' })
+    const t = renderComponent(await component(source), { props: { name: 'Ada' } })
+    try {
+      expect(t.html()).toContain('Ada:')
+      await t.simulateEvent('.out', 'click')
+      expect(t.state, 'intent got one argument (the sources); the reducer (state, data, next, props)').toEqual({
+        intentArgs: 1,
+        modelArgs: 4,
+        next: 'function',
+        modelProps: 'Ada',
+      })
+      expect(t.html()).toContain('Ada:1:Ada')
+    } finally {
+      t.dispose()
+    }
+  })
+
+  it('duet-components: an import the module uses is refused by name; an unused one is dropped and loads nothing', async () => {
+    const text = recipe('duet-components')
+    expect(text).toContain('that the module uses is a compile error naming the import; an import the\nmodule never uses is dropped without a word')
+    const used = await server.call('display_component', {
+      source: "import React from 'react'\nexport default function V() { return <p>{String(React)}</p> }\n",
+    })
+    expect(used.isError).toBe(true)
+    expect(textOf(used)).toContain('Cannot import "react"')
+    const unused = await component("import React from 'react'\nimport { helper } from './helpers.js'\nexport default function V() { return <p>fine</p> }\n")
+    expect(typeof unused).toBe('function')
+    const { compileComponent } = await import('../../src/apps/compile-component.js')
+    const { script } = await compileComponent("import React from 'react'\nexport default function V() { return <p>fine</p> }\n")
+    expect(script.split('//# sourceMappingURL=')[0]).not.toContain('react')
+  })
+
+  it('duet-components: save_app keeps the module, title and props, not the state; a loaded app starts from initialState', async () => {
+    const text = recipe('duet-components')
+    expect(text).not.toContain('so the app can be saved and restored')
+    expect(text).toContain('`save_app` keeps the\n  module, title and props, not the state')
+    const source =
+      'function Count({ state }) { return <p>{state.n}</p> }\nCount.initialState = { n: 0 }\nCount.intent = () => ({})\nCount.model = {}\nexport default Count\n'
+    const shown = await server.call('display_component', { source, title: 'Count', props: { step: 2 } })
+    await server.call('save_app', { name: 'claims-count', channel_id: shown.structuredContent.channel_id })
+    const loaded = await server.call('load_app', { name: 'claims-count' })
+    expect(loaded.isError, textOf(loaded)).toBeFalsy()
+    expect(Object.keys(loaded.structuredContent).sort()).toEqual(['channel_id', 'kind', 'props', 'title'])
+    const render = await server.call('get_render', { channel_id: loaded.structuredContent.channel_id })
+    // All the shell gets to mount is the compiled module and its props: nothing of an earlier state.
+    expect(Object.keys(render.structuredContent).sort()).toEqual(['channel_id', 'kind', 'props', 'script', 'title'])
+    expect(render.structuredContent.props).toEqual({ step: 2 })
+  })
+
+  it('duet-components: a throwing intent gives no actions, a throwing reducer keeps the state, a throwing driver entry sends nothing; each is logged', async () => {
+    const text = recipe('duet-components')
+    expect(text).toContain('A view that throws shows "<Name> failed to render" in its place. An intent that throws gives the\n  component no actions')
+    expect(text).not.toMatch(/view, intent or model that throws shows a fallback/)
+    const Broken = await component(`function Broken({ state }) { return <button type="button" className="b">{state.n}</button> }
+Broken.initialState = { n: 1 }
+Broken.intent = ({ DOM }) => ({ BAD: DOM.click('.b'), SEND: DOM.click('.b') })
+Broken.model = { BAD: () => { throw new Error('reducer broke') }, SEND: { MCP: () => { throw new Error('sink broke') } } }
+export default Broken
+`)
+    const t = renderComponent(Broken)
+    try {
+      const logged = await consoleErrors(() => t.simulateEvent('.b', 'click'))
+      expect(t.state).toEqual({ n: 1 })
+      expect(t.requests('MCP')).toEqual([])
+      expect(logged.join('\n')).toMatch(/\[duet\] USER_CODE_THREW: Broken: BAD reducer threw; state kept/)
+      expect(logged.join('\n')).toMatch(/\[duet\] USER_CODE_THREW: Broken: SEND\.MCP threw; nothing sent/)
+      expect(t.html()).not.toContain('failed to render')
+    } finally {
+      t.dispose()
+    }
+    const NoIntent = await component(`function NoIntent() { return <p>still here</p> }
+NoIntent.initialState = {}
+NoIntent.intent = () => { throw new Error('intent broke') }
+NoIntent.model = {}
+export default NoIntent
+`)
+    let u: RenderedComponent | undefined
+    const logged = await consoleErrors(async () => {
+      u = renderComponent(NoIntent)
+    })
+    try {
+      expect(logged.join('\n')).toMatch(/\[duet\] USER_CODE_THREW: NoIntent: intent threw; no actions/)
+      expect(u!.html()).toContain('still here')
+    } finally {
+      u?.dispose()
+    }
+  })
+
+  it('getting-started and display_ui_to_user list every member of window.duet, with what ready and callTool resolve', async () => {
+    const silent = { source: { select: () => Stream.never() }, request: () => new Promise(() => {}), forComponent: () => ({ select: () => Stream.never() }) }
+    const members = Object.keys(createShellApi(silent as never, { id: () => undefined, ready: new Promise(() => {}) }))
+    const section = recipe('getting-started').split('## What a fragment')[1].split('\n## ')[0]
+    const { tools } = await server.client.listTools()
+    const description = tools.find((t) => t.name === 'display_ui_to_user')!.description!
+    expect(description).toContain(WIDGET_API)
+    for (const name of members) {
+      expect(section, `duet.${name} in getting-started`).toContain(`\`duet.${name}`)
+      expect(WIDGET_API, `${name} in the tool description`).toMatch(new RegExp(`\\b${name}\\b`))
+    }
+    // Nothing listed that the API lacks.
+    for (const [, name] of section.matchAll(/`duet\.(\w+)/g)) expect(members).toContain(name)
+    expect(section).toContain("`duet.ready`: a promise of the render's channel id")
+    expect(section).toContain('resolves with\n  the tool result `{ content, structuredContent }`')
+    expect(WIDGET_API).toContain('ready (a promise of the channel id)')
+    expect(WIDGET_API).toContain('callTool(name, args) (resolves the tool result { content, structuredContent }')
+  })
+
+  it('every app-only tool says so in its description, and no tool the model may call does', async () => {
+    const { tools } = await server.client.listTools()
+    // duet_view_state belongs to createAppServer's view state, which `duet serve` turns off.
+    const listed = tools.filter((t) => t.name !== 'duet_view_state')
+    const appOnly = listed.filter((t) => JSON.stringify((t._meta as any)?.ui?.visibility) === '["app"]')
+    expect(appOnly.map((t) => t.name).sort()).toEqual(['get_app_data', 'get_render', 'notify_agent', 'poll_ui_messages', 'write_server_log'])
+    for (const t of listed) {
+      if (appOnly.includes(t)) expect(t.description, t.name).toMatch(/^App-only \(/)
+      else expect(t.description, t.name).not.toMatch(/App-only/)
+    }
   })
 })

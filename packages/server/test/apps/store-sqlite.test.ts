@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import Database from 'better-sqlite3'
+import { join } from 'node:path'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { openAppStore } from '../../src/apps/index.js'
+import { subjectScope } from '../../src/channel/subject-scope.js'
 import { tempDataDir } from './harness.js'
 import { caught, describeAppStore } from './store.case.js'
 
@@ -27,10 +29,36 @@ describe('sqlite app store specifics', () => {
   it('refuses a file written by a newer schema instead of corrupting it', async () => {
     const store = await openAppStore({ dataDir: tmp.dir })
     await store.close()
-    const raw = new Database(store.location)
+    const raw = openSqlite(store.location)
     raw.pragma('user_version = 99')
     raw.close()
     expect(await caught(openAppStore({ dataDir: tmp.dir }))).toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/newer Duet/) })
+  })
+
+  it("gives a schema-3 file's renders their owner, so a subject's old renders count against its own cap", async () => {
+    const dir = tempDataDir()
+    try {
+      const raw = openSqlite(join(dir.dir, 'apps.db'))
+      // The renders table of schema 3: no owner, no app.
+      raw.exec(`CREATE TABLE renders (channel_id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT, html TEXT, source TEXT, props TEXT,
+        rendered_at INTEGER NOT NULL)`)
+      const key = `${subjectScope('alice')}.ch-old`
+      raw
+        .prepare(`INSERT INTO renders (channel_id, kind, html, rendered_at) VALUES (?, 'html', '<p>old</p>', 1), ('ch-shared', 'html', '<p>x</p>', 2)`)
+        .run(key)
+      raw.pragma('user_version = 3')
+      raw.close()
+      const store = await openAppStore({ dataDir: dir.dir, limits: { maxRendersPerSubject: 1 } })
+      const alice = store.forSubject('alice')
+      expect(await alice.getRender('ch-old')).toMatchObject({ html: '<p>old</p>' })
+      // Her next render pushes out her old one (hers by its key), not the shared space's.
+      await alice.recordRender('ch-new', { kind: 'html', html: '<p>new</p>' })
+      expect(await alice.getRender('ch-old')).toBeUndefined()
+      expect(await store.getRender('ch-shared')).toMatchObject({ html: '<p>x</p>' })
+      await store.close()
+    } finally {
+      dir.remove()
+    }
   })
 
   it("reads a schema-1 file's 'warn' rows as 'warning'", async () => {
@@ -38,7 +66,7 @@ describe('sqlite app store specifics', () => {
     try {
       const first = await openAppStore({ dataDir: dir.dir })
       await first.close()
-      const raw = new Database(first.location)
+      const raw = openSqlite(first.location)
       raw.pragma('user_version = 1')
       raw.prepare('INSERT INTO server_log (at, level, message) VALUES (?, ?, ?)').run(Date.now(), 'warn', 'old warning')
       raw.close()

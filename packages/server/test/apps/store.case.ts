@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DuetError } from 'duetkit/protocol'
 import type { AppLimits, AppStore } from '../../src/apps/index.js'
+import { addressScope } from '../../src/channel/subject-scope.js'
 
 /**
  * The backend under test: `fresh()` empties the shared data before each case, `open()` opens a store
@@ -233,10 +234,14 @@ export function describeAppStore(name: string, backend: AppStoreBackend) {
         expect((await store.getData('book', 'pages')).value).toEqual(['p1', 'p2', 'p3'])
       })
 
-      it('a missing key lists the keys there are', async () => {
+      it('a missing key names no other key, and reads the same whether the app has keys or none', async () => {
         await store.putData('book', 'pages', [])
-        expect((await caught(store.getData('book', 'chapters'))).message).toMatch(/Its keys: pages/)
-        expect((await caught(store.getData('other', 'x'))).message).toMatch(/no data yet/)
+        await store.putData('book', 'secret-plan', 'x')
+        const some = await caught(store.getData('book', 'chapters'))
+        expect(some).toMatchObject({ code: 'NOT_FOUND', data: { kind: 'data', name: 'book/chapters' } })
+        expect(some.message).not.toMatch(/pages|secret-plan/)
+        const none = await caught(store.getData('other', 'chapters'))
+        expect(none.message.replace('other/', 'book/')).toBe(some.message)
       })
 
       it('is shared by two stores, as two server processes would share it', async () => {
@@ -251,6 +256,105 @@ export function describeAppStore(name: string, backend: AppStoreBackend) {
         await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).putData('shared', 'race', [i], { append: true })))
         const value = (await store.getData('shared', 'race', { limit: 100 })).value as number[]
         expect([...value].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i))
+      })
+    })
+
+    describe('per-subject quotas and evictions', () => {
+      const html = (text: string) => ({ kind: 'html' as const, html: `<p>${text}</p>` })
+
+      it("one subject's renders past maxRendersPerSubject evict only its own oldest: another's get_render and save_app keep working", async () => {
+        const limited = await another({ maxRenders: 50, maxRendersPerSubject: 3 })
+        const alice = limited.forSubject('alice@example.com')
+        const bob = limited.forSubject('bob@example.com')
+        await bob.recordRender('ch-bob', html('bob'))
+        for (let i = 0; i < 20; i++) await alice.recordRender(`ch-${i}`, html(`alice ${i}`))
+        expect(await bob.getRender('ch-bob')).toMatchObject({ html: '<p>bob</p>', channelId: 'ch-bob' })
+        expect(await bob.saveApp('mine', 'ch-bob')).toMatchObject({ name: 'mine', html: '<p>bob</p>' })
+        expect(await alice.getRender('ch-16')).toBeUndefined()
+        for (const i of [17, 18, 19]) expect(await alice.getRender(`ch-${i}`)).toMatchObject({ html: `<p>alice ${i}</p>` })
+      })
+
+      it('past the store-wide maxRenders, the subject holding the most renders loses its oldest, never a lighter one', async () => {
+        const limited = await another({ maxRenders: 6, maxRendersPerSubject: 5 })
+        const [alice, bob, carol] = ['alice', 'bob', 'carol'].map((s) => limited.forSubject(s))
+        await bob.recordRender('ch-b', html('bob'))
+        await carol.recordRender('ch-c', html('carol'))
+        for (let i = 0; i < 5; i++) await alice.recordRender(`ch-a${i}`, html(`alice ${i}`))
+        expect(await bob.getRender('ch-b')).toBeDefined()
+        expect(await carol.getRender('ch-c')).toBeDefined()
+        expect(await alice.getRender('ch-a0')).toBeUndefined()
+        expect(await alice.getRender('ch-a4')).toBeDefined()
+      })
+
+      it('without a subject, renders are charged to the owner the caller passes (a client address), so one address evicts only its own', async () => {
+        const limited = await another({ maxRenders: 50, maxRendersPerSubject: 2 })
+        const first = limited.forSubject(undefined, addressScope('10.0.0.1'))
+        const second = limited.forSubject(undefined, addressScope('10.0.0.2'))
+        await second.recordRender('ch-second', html('second'))
+        for (let i = 0; i < 10; i++) await first.recordRender(`ch-first-${i}`, html(`first ${i}`))
+        expect(await second.getRender('ch-second')).toMatchObject({ html: '<p>second</p>' })
+        // The data is the shared space's: the first address reads it too.
+        expect(await first.getRender('ch-second')).toBeDefined()
+        expect(await first.getRender('ch-first-7')).toBeUndefined()
+      })
+
+      it('saved apps: past maxSavedAppsPerSubject LIMIT_REACHED names the quota with limit and use, another subject still saves; the store-wide cap too', async () => {
+        const limited = await another({ maxSavedApps: 3, maxSavedAppsPerSubject: 2 })
+        const alice = limited.forSubject('alice')
+        const bob = limited.forSubject('bob')
+        await alice.recordRender('ch-a', html('a'))
+        await bob.recordRender('ch-b', html('b'))
+        await alice.saveApp('one', 'ch-a')
+        await alice.saveApp('two', 'ch-a')
+        const mine = await caught(alice.saveApp('three', 'ch-a'))
+        expect(mine).toMatchObject({ code: 'LIMIT_REACHED', data: { quota: 'maxSavedAppsPerSubject', limit: 2, used: 2 } })
+        expect(mine.message).toMatch(/maxSavedAppsPerSubject/)
+        // Replacing one of hers is not a new app; nothing of hers was lost.
+        expect(await alice.saveApp('two', 'ch-a', { replace: true })).toMatchObject({ name: 'two' })
+        expect((await alice.listApps()).map((a) => a.name).sort()).toEqual(['one', 'two'])
+        await bob.saveApp('bobs', 'ch-b')
+        expect((await caught(bob.saveApp('more', 'ch-b'))).data).toMatchObject({ quota: 'maxSavedApps', limit: 3, used: 3 })
+        expect(await alice.deleteApp('one')).toBe(true)
+        expect(await bob.saveApp('more', 'ch-b')).toMatchObject({ name: 'more' })
+      })
+
+      it('app data: namespaces and keys per subject, LIMIT_REACHED naming the quota; another subject is unaffected and nothing stored is lost', async () => {
+        const limited = await another({ maxDataAppsPerSubject: 2, maxDataKeysPerSubject: 3, maxKeysPerApp: 10 })
+        const alice = limited.forSubject('alice')
+        const bob = limited.forSubject('bob')
+        await alice.putData('one', 'k', 1)
+        await alice.putData('two', 'k', 2)
+        const apps = await caught(alice.putData('three', 'k', 3))
+        expect(apps).toMatchObject({ code: 'LIMIT_REACHED', data: { quota: 'maxDataAppsPerSubject', limit: 2, used: 2 } })
+        await alice.putData('two', 'k2', 22)
+        expect((await caught(alice.putData('one', 'k3', 3))).data).toMatchObject({ quota: 'maxDataKeysPerSubject', limit: 3, used: 3 })
+        // Writing a key she has is not a new key.
+        await alice.putData('one', 'k', 11)
+        expect((await alice.getData('one', 'k')).value).toBe(11)
+        expect((await alice.getData('two', 'k2')).value).toBe(22)
+        expect((await caught(alice.getData('three', 'k'))).code).toBe('NOT_FOUND')
+        for (const app of ['x', 'y']) await bob.putData(app, 'k', app)
+        expect((await bob.getData('y', 'k')).value).toBe('y')
+      })
+
+      it('store-wide app-data caps hold for every subject together', async () => {
+        const limited = await another({ maxDataApps: 2, maxDataKeys: 3 })
+        await limited.forSubject('alice').putData('a', 'k', 1)
+        await limited.forSubject('bob').putData('b', 'k', 1)
+        expect((await caught(limited.forSubject('carol').putData('c', 'k', 1))).data).toMatchObject({ quota: 'maxDataApps', limit: 2, used: 2 })
+        await limited.forSubject('bob').putData('b', 'k2', 1)
+        expect((await caught(limited.forSubject('alice').putData('a', 'k2', 1))).data).toMatchObject({ quota: 'maxDataKeys', limit: 3, used: 3 })
+      })
+
+      it('checks the per-subject limits, naming them', async () => {
+        await expect(backend.open({ maxRendersPerSubject: 0 })).rejects.toMatchObject({
+          code: 'INVALID_OPTION',
+          message: expect.stringMatching(/limits\.maxRendersPerSubject/),
+        })
+        await expect(backend.open({ maxDataKeysPerSubject: 1.5 })).rejects.toMatchObject({
+          code: 'INVALID_OPTION',
+          message: expect.stringMatching(/limits\.maxDataKeysPerSubject/),
+        })
       })
     })
 

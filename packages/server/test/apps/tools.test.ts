@@ -22,7 +22,7 @@ describe('wrong arguments become tool errors that say what to do', () => {
     expect(channel).toEqual({
       isError: true,
       content: [{ type: 'text', text: textOf(channel) }],
-      structuredContent: { error: { code: 'BAD_CHANNEL_ID', message: textOf(channel).slice('BAD_CHANNEL_ID: '.length) } },
+      structuredContent: { error: { code: 'BAD_CHANNEL_ID', message: textOf(channel).slice('BAD_CHANNEL_ID: '.length), data: { field: 'channel_id' } } },
     })
     const key = await server.call('put_app_data', { app: 'reader', key: '../secret', value: 1 })
     expect(key).toMatchObject({ isError: true, structuredContent: { error: { code: 'INVALID_NAME' } } })
@@ -57,12 +57,14 @@ describe('wrong arguments become tool errors that say what to do', () => {
 })
 
 describe('visibility', () => {
-  it('lists app-only tools with ui.visibility ["app"] and the rest for the model', async () => {
+  it('lists app-only tools with ui.visibility ["app"], agent-only ones with ["model"], the rest for both', async () => {
     const { tools } = await server.client.listTools()
     const visibility = Object.fromEntries(tools.map((t) => [t.name, (t._meta as any)?.ui?.visibility]))
     expect(visibility.get_app_data).toEqual(['app'])
     expect(visibility.write_server_log).toEqual(['app'])
-    for (const name of ['save_app', 'list_saved_apps', 'load_app', 'delete_saved_app', 'put_app_data', 'tail_server_log', 'list_recipes', 'get_recipe']) {
+    // Saved apps are listed, loaded and deleted by the agent alone: a view reaching them would reach its neighbours.
+    for (const name of ['list_saved_apps', 'load_app', 'delete_saved_app']) expect(visibility[name], name).toEqual(['model'])
+    for (const name of ['save_app', 'put_app_data', 'tail_server_log', 'list_recipes', 'get_recipe']) {
       expect(visibility[name], name).toBeUndefined()
       expect(tools.find((t) => t.name === name)?.description?.length, name).toBeGreaterThan(20)
     }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { startIssuer, type TestIssuer } from './oidc-issuer.js'
 
-const BIN = fileURLToPath(new URL('../../bin/duet.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-serve-auth-'))
 
 interface Run {

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
-import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 
 // The case: 100 messages of 500 KB queued, the poller's connection cut after ~65 KB of the reply.
@@ -20,13 +18,12 @@ const data = tempDir('duet-dropped-reader-')
 const children: ChildProcess[] = []
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-dropped')
+  bin = builtDuetCli()
   store = await openChannelStore({ dataDir: data.dir })
 })
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL')
   await store.dispose()
-  if (bin) rmSync(bin, { force: true })
   data.remove()
 })
 

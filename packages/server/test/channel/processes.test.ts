@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import Database from 'better-sqlite3'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { openChannelStore } from '../../src/channel/index.js'
 import { SQLITE_FILE, SQLITE_SUBDIR } from '../../src/channel/sqlite-store.js'
 import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 
 let bin: string
@@ -16,11 +17,11 @@ let sender: string
 const data = tempDir('duet-channel-procs-')
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-channel')
+  bin = builtDuetCli()
   sender = await bundle(fileURLToPath(new URL('./fixtures/sender.ts', import.meta.url)), 'channel-sender')
 })
 afterAll(() => {
-  for (const file of [bin, sender]) if (file) rmSync(file, { force: true })
+  if (sender) rmSync(sender, { force: true })
   data.remove()
 })
 
@@ -114,7 +115,7 @@ describe('channels across real server processes', () => {
     // Lines still in the pipe were acknowledged too.
     acked.push(...buffer.split('\n').filter(Boolean))
 
-    const db = new Database(join(data.dir, SQLITE_SUBDIR, SQLITE_FILE))
+    const db = openSqlite(join(data.dir, SQLITE_SUBDIR, SQLITE_FILE))
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.close()
     const store = await openChannelStore({ dataDir: data.dir, limits: { maxPending: 1_000_000 } })

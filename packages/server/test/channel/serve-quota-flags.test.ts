@@ -1,20 +1,17 @@
 import { spawnSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 
 let bin: string
 const data = tempDir('duet-serve-quota-')
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-quota')
+  bin = builtDuetCli()
 })
 afterAll(() => {
-  if (bin) rmSync(bin, { force: true })
   data.remove()
 })
 
@@ -50,6 +47,10 @@ describe('duet serve quota flags', () => {
       ['--max-channels', '0'],
       ['--max-store-bytes', '1.5'],
       ['--max-store-bytes', 'lots'],
+      ['--max-channels-per-subject', '0'],
+      ['--max-store-bytes-per-subject', '0x10'],
+      ['--max-renders-per-subject', 'many'],
+      ['--max-data-keys', '2.5'],
     ]) {
       const run = spawnSync(process.execPath, [bin, 'serve', '--stdio', '--data-dir', data.dir, flag, value], { encoding: 'utf8', timeout: 20_000 })
       expect(run.status, `${flag} ${value}`).toBe(2)

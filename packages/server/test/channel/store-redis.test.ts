@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChannelStore } from '../../src/channel/index.js'
 import { createClient } from 'redis'
 import { channelError, describeChannelStore, freshId } from './store.case.js'
+import { scopeChannelStore, subjectScope } from '../../src/channel/subject-scope.js'
 import { tempDir } from './temp-dir.js'
 import { freePort, startRedis } from './redis-server.js'
 
@@ -37,6 +38,38 @@ describe('redis store specifics', () => {
       expect(got.map((m) => (m.data as { i: number }).i)).toEqual([...Array(50).keys()].filter((i) => i !== 17))
       expect((await store.stats()).setAside).toBe(before + 1)
       expect(await store.peek(id, 'app-to-agent')).toBe(0)
+    } finally {
+      await raw.quit()
+      await store.dispose()
+    }
+  })
+
+  it('a non-numeric quota counter is recounted, not fatal: sends go on and the counts come back right', async () => {
+    const store = await openChannelStore({ backend: 'redis', url: redis.url })
+    const raw = createClient({ url: redis.url })
+    await raw.connect()
+    try {
+      const subject = `alice-${freshId()}`
+      const alice = scopeChannelStore(store, subject)
+      const id = await alice.open()
+      await alice.send(id, 'app-to-agent', { event: 'e', data: 'x'.repeat(100) })
+      const before = await store.stats()
+      const mine = await alice.stats()
+      const owner = subjectScope(subject)
+      await raw.set('duet:quota:bytes', 'not a number')
+      await raw.set(`duet:quota:o:${owner}:bytes`, '12.5x')
+      await raw.hSet('duet:quota:size', `${owner}.${id}`, 'garbage')
+      // Every call still works, and the counters say what is stored again.
+      expect(await alice.send(id, 'app-to-agent', { event: 'e', data: 'y' })).toMatch(/^\d+$/)
+      const after = await alice.stats()
+      expect(Number.isInteger(after.bytes)).toBe(true)
+      expect(after.bytes).toBeGreaterThan(mine.bytes)
+      const all = await store.stats()
+      expect(all.bytes).toBe(before.bytes + (after.bytes - mine.bytes))
+      expect(await raw.get('duet:quota:bytes')).toBe(String(all.bytes))
+      await alice.drain(id, 'app-to-agent')
+      expect((await alice.stats()).bytes).toBe(0)
+      expect((await store.stats()).bytes).toBe(before.bytes - mine.bytes)
     } finally {
       await raw.quit()
       await store.dispose()

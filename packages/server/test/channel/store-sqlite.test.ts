@@ -1,8 +1,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openChannelStore } from '../../src/channel/index.js'
+import { scopeChannelStore, subjectScope } from '../../src/channel/subject-scope.js'
 import { SQLITE_FILE, SQLITE_SUBDIR } from '../../src/channel/sqlite-store.js'
 import { channelError, describeChannelStore } from './store.case.js'
 import { storeWithOneCorruptRow } from './corrupt-sqlite.js'
@@ -32,12 +33,12 @@ describe('sqlite store specifics', () => {
     }
   })
 
-  it('upgrades a file from before quotas: its stored bytes and open channels are counted, its channels count as seen', async () => {
+  it('upgrades a file from before quotas: its stored bytes and open channels are counted, per subject too, its channels count as seen', async () => {
     const { dir, remove } = tempDir()
     try {
       mkdirSync(join(dir, SQLITE_SUBDIR), { recursive: true })
       // The schema an older Duet wrote (no size column, no app_seen marker, no counters).
-      const old = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE))
+      const old = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE))
       old.exec(`
         CREATE TABLE channels (id TEXT PRIMARY KEY, state INTEGER NOT NULL DEFAULT 0, touched_at INTEGER NOT NULL,
           pending_0 INTEGER NOT NULL DEFAULT 0, pending_1 INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
@@ -49,9 +50,16 @@ describe('sqlite store specifics', () => {
       old.prepare('INSERT INTO channels (id, state, touched_at) VALUES (?, 1, ?)').run('ch-closed', now)
       for (const data of ['"é"', '{"a":1}'])
         old.prepare('INSERT INTO messages (channel, dir, event, data, at) VALUES (?, 0, ?, ?, ?)').run('ch-old', 'ev', data, now)
+      // A subject's channel (its key carries the subject's scope) is counted as that subject's.
+      const mine = `${subjectScope('alice')}.ch-mine`
+      old.prepare('INSERT INTO channels (id, touched_at, pending_0) VALUES (?, ?, 1)').run(mine, now)
+      old.prepare('INSERT INTO messages (channel, dir, event, data, at) VALUES (?, 0, ?, ?, ?)').run(mine, 'ev', '"hers"', now)
       old.close()
       const store = await openChannelStore({ dataDir: dir })
       try {
+        expect(await scopeChannelStore(store, 'alice').stats()).toMatchObject({ bytes: 2 + 6, channels: 1 })
+        expect(await scopeChannelStore(store, 'bob').stats()).toMatchObject({ bytes: 0, channels: 0 })
+        await scopeChannelStore(store, 'alice').close('ch-mine')
         // 'ev' twice, '"é"' (4 bytes in UTF-8) and '{"a":1}' (7).
         expect(await store.stats()).toMatchObject({ bytes: 2 + 4 + 2 + 7, channels: 1 })
         expect(await store.appSeen('ch-old')).toBe(true)
@@ -73,7 +81,7 @@ describe('sqlite store specifics', () => {
       const store = await openChannelStore({ dataDir: dir })
       expect(store.backend).toBe('sqlite')
       await store.send('ch-1', 'app-to-agent', { event: 'e' })
-      const db = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
+      const db = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
       expect(db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 1 })
       db.close()
@@ -93,7 +101,7 @@ describe('sqlite store specifics', () => {
       const live = await store.open()
       await store.send(live, 'agent-to-app', { event: 'e' })
       expect(await store.sweep()).toBe(1)
-      const db = new Database(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
+      const db = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE), { readonly: true })
       expect(db.prepare('SELECT channel, count(*) AS n FROM messages GROUP BY channel').all()).toEqual([{ channel: live, n: 1 }])
       db.close()
       await store.dispose()

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { DuetError } from 'duetkit/protocol'
 import type { ChannelLimits, ChannelStore } from '../../src/channel/index.js'
 import { Bell, bellKey } from '../../src/channel/wake.js'
+import { addressScope, scopeChannelStore } from '../../src/channel/subject-scope.js'
 
 /**
  * Opens a store on the backend under test. Every call in one suite must reach the same shared data
@@ -524,6 +525,107 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(await store.appSeen(sentByApp)).toBe(true)
       expect(await store.appSeen(await store.open())).toBe(true)
       expect(await store.appSeen(freshId('never'))).toBe(false)
+    })
+
+    it('per-subject channel quota: one subject at maxChannelsPerSubject is LIMIT_REACHED naming it, another still opens; closing frees room', async () => {
+      const store = await make({ maxChannelsPerSubject: 3 })
+      const alice = scopeChannelStore(store, `alice-${freshId()}`)
+      const bob = scopeChannelStore(store, `bob-${freshId()}`)
+      const mine = [await alice.open(), await alice.open()]
+      await alice.send('picked', 'agent-to-app', { event: 'first-use' })
+      const err = await channelError(alice.open())
+      expect(err.code).toBe('LIMIT_REACHED')
+      expect(err.message).toMatch(/maxChannelsPerSubject/)
+      expect(err.data).toEqual({ quota: 'maxChannelsPerSubject', limit: 3, used: 3 })
+      expect((await channelError(alice.send('another', 'agent-to-app', { event: 'x' }))).data).toMatchObject({ quota: 'maxChannelsPerSubject' })
+      // The other subject is untouched by the first one's quota, and the first one's channels keep working.
+      const hers = await bob.open()
+      await bob.send(hers, 'agent-to-app', { event: 'hi', data: 'bob' })
+      expect(await alice.peek('picked', 'agent-to-app')).toBe(1)
+      await alice.close(mine[0])
+      expect(await alice.open()).toMatch(/^ch_/)
+    })
+
+    it('per-subject byte quota: past maxStoreBytesPerSubject one subject is LIMIT_REACHED, losing nothing; another sends on; acknowledging frees room', async () => {
+      const store = await make({ maxStoreBytesPerSubject: 4_000 })
+      const alice = scopeChannelStore(store, `alice-${freshId()}`)
+      const bob = scopeChannelStore(store, `bob-${freshId()}`)
+      const id = await alice.open()
+      const payload = 'x'.repeat(900)
+      const sent: string[] = []
+      let refused: DuetError | undefined
+      for (let i = 0; i < 10 && !refused; i++) {
+        try {
+          sent.push(await alice.send(id, 'app-to-agent', { event: 'fill', data: { i, payload } }))
+        } catch (err) {
+          refused = err as DuetError
+        }
+      }
+      expect(sent.length).toBeGreaterThanOrEqual(3)
+      expect(refused?.code).toBe('LIMIT_REACHED')
+      expect(refused?.data).toMatchObject({ quota: 'maxStoreBytesPerSubject', limit: 4_000 })
+      const used = (refused!.data as { used: number }).used
+      expect((await alice.stats()).bytes).toBe(used)
+      // The other subject's small send goes through while the first is full.
+      const theirs = await bob.open()
+      expect(await bob.send(theirs, 'agent-to-app', { event: 'ping', data: 'hello' })).toMatch(/^\d+$/)
+      expect((await alice.read(id, 'app-to-agent', { after: '0' })).map((m) => m.id)).toEqual(sent)
+      await alice.ack(id, 'app-to-agent', sent.at(-1)!)
+      expect((await alice.stats()).bytes).toBe(0)
+      expect(await alice.send(id, 'app-to-agent', { event: 'fill', data: { payload } })).toMatch(/^\d+$/)
+    })
+
+    it("a subject's stats show its own use against the per-subject quotas, never another's or the store's totals", async () => {
+      const store = await make({ maxChannelsPerSubject: 50, maxStoreBytesPerSubject: 100_000 })
+      const alice = scopeChannelStore(store, `alice-${freshId()}`)
+      const bob = scopeChannelStore(store, `bob-${freshId()}`)
+      for (let i = 0; i < 4; i++) await bob.send(await bob.open(), 'agent-to-app', { event: 'e', data: 'x'.repeat(100) })
+      const id = await alice.open()
+      await alice.send(id, 'agent-to-app', { event: 'e', data: 'y' })
+      const mine = await alice.stats()
+      expect(mine).toMatchObject({ backend: store.backend, channels: 1, setAside: 0, limits: { bytes: 100_000, channels: 50 } })
+      expect(mine.bytes).toBeGreaterThan(0)
+      expect(mine.bytes).toBeLessThan(100)
+      expect((await bob.stats()).channels).toBe(4)
+      await alice.close(id)
+      expect(await alice.stats()).toMatchObject({ channels: 0, bytes: 0 })
+    })
+
+    it('without a subject, each client address (the owner a call passes) has its own per-subject quotas in the shared space', async () => {
+      const store = await make({ maxChannelsPerSubject: 2 })
+      const first = scopeChannelStore(store, undefined, addressScope(`10.0.0.1-${freshId()}`))
+      const second = scopeChannelStore(store, undefined, addressScope(`10.0.0.2-${freshId()}`))
+      const a = await first.open()
+      await first.send(freshId('picked'), 'app-to-agent', { event: 'e' })
+      expect((await channelError(first.open())).data).toMatchObject({ quota: 'maxChannelsPerSubject', used: 2 })
+      const b = await second.open()
+      // The data is shared (no auth): the second address reaches the first one's channel, charged to its creator.
+      await second.send(a, 'agent-to-app', { event: 'hello' })
+      expect(await first.peek(a, 'agent-to-app')).toBe(1)
+      expect((await second.stats()).channels).toBe(1)
+      expect((await first.stats()).bytes).toBeGreaterThan(0)
+      await second.close(b)
+    })
+
+    it('keeps an event name exactly as sent: a surrogate pair round-trips, a lone surrogate is BAD_MESSAGE and stores nothing', async () => {
+      const store = await make()
+      const id = await store.open()
+      await store.send(id, 'app-to-agent', { event: 'smile-\u{1F600}', data: 1 })
+      for (const event of ['half-\uD83D', '\uDE00-half', 'a\uDC00b']) {
+        const err = await channelError(store.send(id, 'app-to-agent', { event, data: 2 }))
+        expect(err.code).toBe('BAD_MESSAGE')
+        expect(err.message).toMatch(/surrogate/)
+      }
+      const got = await store.drain(id, 'app-to-agent')
+      expect(got.map((m) => m.event)).toEqual(['smile-\u{1F600}'])
+    })
+
+    it('checks the per-subject quota options, naming them', async () => {
+      await expect(make({ maxChannelsPerSubject: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', data: { option: 'limits.maxChannelsPerSubject' } })
+      await expect(make({ maxStoreBytesPerSubject: 2.5 })).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringMatching(/limits\.maxStoreBytesPerSubject/),
+      })
     })
 
     it('checks its options once, naming the option', async () => {

@@ -85,6 +85,23 @@ describe('channel tools', () => {
     expect(text(unknown)).toMatch(/^UNKNOWN_CHANNEL: .*different stores/)
   })
 
+  it('answers a mistyped real channel id with UNKNOWN_CHANNEL that names the typo first, as duet wait does', async () => {
+    const channel = (await call('open_channel', {})).structuredContent!.channel_id as string
+    const typo = channel.slice(0, -1) + (channel.at(-1) === 'A' ? 'B' : 'A')
+    expect(typo).not.toBe(channel)
+    for (const tool of ['notify_ui', 'poll_agent_messages']) {
+      const answer = await call(tool, { channel_id: typo, ...(tool === 'notify_ui' && { event: 'x' }) })
+      expect(answer.isError, tool).toBe(true)
+      expect(text(answer)).toMatch(
+        new RegExp(
+          `^UNKNOWN_CHANNEL: Channel '${typo}' .*The likeliest cause: the id may be mistyped \\(ids are case-sensitive\\): use the channel_id a display tool or open_channel returned\\.`,
+        ),
+      )
+      // The typo comes before the store setup.
+      expect(text(answer).indexOf('mistyped')).toBeLessThan(text(answer).indexOf('different stores'))
+    }
+  })
+
   it('carries a round trip both ways with the same JSON as text and structured content', async () => {
     const opened = await call('open_channel', {})
     const channel = opened.structuredContent!.channel_id as string
@@ -139,23 +156,30 @@ describe('channel tools', () => {
 
   it('turns bad input into tool errors with the code, what went wrong and what to do, text and structured alike, and keeps serving', async () => {
     const channel = await store.open()
-    const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
-      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, 'BAD_CHANNEL_ID', /^Invalid channel id .*letters, digits/],
-      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, 'BAD_CHANNEL_ID', /^Invalid channel id/],
-      ['notify_agent', { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) }, 'TOO_LARGE', /^The message is \d+ bytes, .*Split it/],
-      ['notify_agent', { channel_id: channel, event: '' }, 'BAD_MESSAGE', /^The event name must be a non-empty string/],
+    // `data` holds the values at fault: the field, and for a size the size and the limit.
+    const cases: Array<[string, Record<string, unknown>, string, RegExp, Record<string, unknown> | undefined]> = [
+      ['notify_ui', { channel_id: '../../etc/passwd', event: 'e' }, 'BAD_CHANNEL_ID', /^Invalid channel id .*letters, digits/, { field: 'channel_id' }],
+      ['poll_ui_messages', { channel_id: 'x'.repeat(65) }, 'BAD_CHANNEL_ID', /^Invalid channel id/, { field: 'channel_id' }],
+      [
+        'notify_agent',
+        { channel_id: channel, event: 'e', data: 'x'.repeat(1024 * 1024) },
+        'TOO_LARGE',
+        /^The message is \d+ bytes, .*Split it/,
+        { field: 'message', size: expect.any(Number), limit: expect.any(Number) },
+      ],
+      ['notify_agent', { channel_id: channel, event: '' }, 'BAD_MESSAGE', /^The event name must be a non-empty string/, undefined],
     ]
-    for (const [name, args, code, message] of cases) {
+    for (const [name, args, code, message, data] of cases) {
       const r = await call(name, args)
       expect(r.isError, name).toBe(true)
-      expect(r.structuredContent, name).toEqual({ error: { code, message: expect.stringMatching(message) } })
+      expect(r.structuredContent, name).toEqual({ error: { code, message: expect.stringMatching(message), ...(data && { data }) } })
       expect(text(r), name).toBe(`${code}: ${(r.structuredContent!.error as { message: string }).message}`)
     }
     await call('close_channel', { channel_id: channel })
     const closed = await call('notify_ui', { channel_id: channel, event: 'e' })
     expect(closed.isError).toBe(true)
     expect(text(closed)).toMatch(/^CHANNEL_CLOSED: .*Open a new channel/)
-    expect(closed.structuredContent).toEqual({ error: { code: 'CHANNEL_CLOSED', message: expect.stringMatching(/Open a new channel/) } })
+    expect(closed.structuredContent).toMatchObject({ error: { code: 'CHANNEL_CLOSED', message: expect.stringMatching(/Open a new channel/) } })
     // Arguments of the wrong type are refused by the schema, also as a tool error.
     const wrong = await call('poll_agent_messages', { channel_id: 42 })
     expect(wrong.isError).toBe(true)

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process'
-import { rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
-import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 
 let bin: string
@@ -12,12 +11,11 @@ let store: ChannelStore
 const data = tempDir('duet-channel-wait-')
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-wait')
+  bin = builtDuetCli()
   store = await openChannelStore({ dataDir: data.dir })
 })
 afterAll(async () => {
   await store.dispose()
-  if (bin) rmSync(bin, { force: true })
   data.remove()
 })
 

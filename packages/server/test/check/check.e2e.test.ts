@@ -3,23 +3,31 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CheckReport, runCheck } from '../../src/check/run-check.js'
+import { launchBrowser } from '../../../../test/support/browser.js'
+import { type CheckOptions, type CheckReport, runCheck } from '../../src/check/run-check.js'
 import { type InjectedBug, rawView } from './fixtures/raw-view.js'
 
 let dir: string
-beforeAll(() => {
+// The run's shared Chromium (duet check's own launch is covered by cli.e2e, which runs the command).
+let browser: Browser
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'duet-check-'))
+  browser = await launchBrowser()
 })
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(async () => {
+  await browser?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const failed = (report: CheckReport) => report.checks.filter((c) => !c.pass).map((c) => c.id)
 const reason = (report: CheckReport, id: string) => report.checks.find((c) => c.id === id)?.reason
 
-async function checkFixture(bug?: InjectedBug): Promise<CheckReport> {
+async function checkFixture(bug?: InjectedBug, options: Partial<CheckOptions> = {}): Promise<CheckReport> {
   const file = join(dir, `${bug ?? 'good'}.html`)
   writeFileSync(file, rawView(bug))
-  return runCheck({ viewFile: file })
+  return runCheck({ viewFile: file, browser, ...options })
 }
 
 describe('duet check <view.html> with injected bugs', () => {
@@ -30,7 +38,8 @@ describe('duet check <view.html> with injected bugs', () => {
   })
 
   it('catches a view that never sends initialized, in the handshake check only', async () => {
-    const report = await checkFixture('no-initialized')
+    // The view never initializes whatever the wait: 3 s instead of the default 10 s.
+    const report = await checkFixture('no-initialized', { initTimeoutMs: 3000 })
     expect(failed(report)).toEqual(['handshake'])
     expect(reason(report, 'handshake')).toMatch(/never sent ui\/notifications\/initialized/)
   })

@@ -11,7 +11,7 @@ import { parseCheckArgs } from '../../src/check/arguments.js'
 import { chromiumPath } from '../../src/check/browser.js'
 import { capabilityFault } from '../../src/check/capabilities.js'
 import { jsonRpcFault } from '../../src/check/jsonrpc-shape.js'
-import { resolvePreset } from '../../src/check/run-check.js'
+import { resolvePreset, runCheck } from '../../src/check/run-check.js'
 
 describe('strict JSON-RPC', () => {
   it('accepts requests, notifications and responses as the spec shapes them', () => {
@@ -51,6 +51,14 @@ describe('capabilities', () => {
     expect(resolvePreset('claude').id).toBe('claude-desktop')
     expect(['full', 'chatgpt', 'vscode'].map((p) => resolvePreset(p).id)).toEqual(['full', 'chatgpt', 'vscode'])
     expect(() => resolvePreset('safari')).toThrow(codedError('INVALID_OPTION', "preset 'safari' is not one of full, claude, chatgpt, vscode"))
+  })
+
+  it('refuses an initTimeoutMs that is not a positive number, naming the option, before starting anything', async () => {
+    for (const initTimeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(runCheck({ viewFile: '/nonexistent/view.html', initTimeoutMs })).rejects.toThrow(
+        codedError('INVALID_OPTION', 'initTimeoutMs must be a positive number of milliseconds'),
+      )
+    }
   })
 })
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rawView } from './fixtures/raw-view.js'
 
-const BIN = fileURLToPath(new URL('../../bin/duet.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
 let dir: string
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'duet-check-cli-'))

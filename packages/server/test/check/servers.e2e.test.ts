@@ -1,11 +1,13 @@
 // duet check against real servers over stdio: Duet's forecast and reader examples, and the official
 // ext-apps example servers from npm (test/interop), each in headless Chromium with the official AppBridge.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { launchBrowser } from '../../../../test/support/browser.js'
+import { builtOutputs, exampleView } from '../../../../test/support/built.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import { runCheck } from '../../src/check/run-check.js'
 import { splitCommandLine } from '../../src/dev/command-line.js'
@@ -16,16 +18,18 @@ const OFFICIAL = join(ROOT, 'test/interop/node_modules/@modelcontextprotocol')
 const stdio = (line: string) => ({ kind: 'stdio' as const, line, ...splitCommandLine(line) })
 
 let dataDir: string
+// The run's shared Chromium (duet check's own launch is covered by cli.e2e, which runs the command).
+let browser: Browser
 beforeAll(async () => {
-  // The example servers read their views from dist/index.html, as after `npm run build` in each.
-  for (const name of ['forecast', 'reader'] as const) {
-    const html = await buildExample(name)
-    mkdirSync(join(ROOT, `examples/${name}/dist`), { recursive: true })
-    writeFileSync(join(ROOT, `examples/${name}/dist/index.html`), html)
-  }
+  // The example servers read their views from dist/index.html (`npm run build:examples`); throws when one is missing.
+  for (const name of ['forecast', 'reader'] as const) exampleView(name)
   dataDir = mkdtempSync(join(tmpdir(), 'duet-check-reader-'))
+  browser = await launchBrowser()
 }, 120_000)
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+afterAll(async () => {
+  await browser?.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
 
 describe("duet check on Duet's examples", () => {
   it('passes every check on the forecast card, with light and dark screenshots', async () => {
@@ -35,6 +39,7 @@ describe("duet check on Duet's examples", () => {
       tool: 'get_forecast',
       args: { city: 'Oslo' },
       shots,
+      browser,
     })
     expect(report.checks.filter((c) => !c.pass)).toEqual([])
     expect(existsSync(join(shots, 'view-light.png')) && existsSync(join(shots, 'view-dark.png'))).toBe(true)
@@ -44,7 +49,7 @@ describe("duet check on Duet's examples", () => {
     process.env.DUET_DATA_DIR = dataDir
     try {
       for (const preset of ['full', 'chatgpt']) {
-        const report = await runCheck({ server: stdio(`node ${join(ROOT, 'examples/reader/server/server.js')} --stdio`), tool: 'open_reader', preset })
+        const report = await runCheck({ server: stdio(`node ${join(ROOT, 'examples/reader/server/server.js')} --stdio`), tool: 'open_reader', preset, browser })
         expect({ preset, failed: report.checks.filter((c) => !c.pass) }).toEqual({ preset, failed: [] })
       }
     } finally {
@@ -54,8 +59,11 @@ describe("duet check on Duet's examples", () => {
 })
 
 // Installed by `npm install --prefix test/interop` (as .ci/run and npm test's pretest do).
-const officialInstalled = ['server-basic-vanillajs', 'server-basic-react'].every((p) => existsSync(join(OFFICIAL, p, 'dist/index.js')))
-if (!officialInstalled) console.warn(`duet check: skipping the official ext-apps servers: not installed in ${OFFICIAL}; run npm install --prefix test/interop`)
+const officialInstalled = builtOutputs(
+  'duet check on the official ext-apps servers',
+  ['server-basic-vanillajs', 'server-basic-react'].map((p) => join(OFFICIAL, p, 'dist/index.js')),
+  'run npm install --prefix test/interop (npm test does)',
+)
 
 // Both fail one check, for a real defect of theirs: their bundle carries zod 4, whose eval probe
 // (\`allowsEval\`: \`const F = Function; new F("")\`, run when the App parses its first message) trips
@@ -69,6 +77,7 @@ describe.skipIf(!officialInstalled)('duet check on the official ext-apps example
         server: stdio(`node ${join(OFFICIAL, name, 'dist/index.js')} --stdio`),
         tool: 'get-time',
         shots: join(SHOTS_DIR, `check-${name}`),
+        browser,
       })
       expect(report.checks.filter((c) => !c.pass)).toEqual([
         { id: 'csp', title: 'no CSP violations', pass: false, reason: expect.stringMatching(/^1 CSP violation, first: CSP blocked eval \(script-src\)/) },

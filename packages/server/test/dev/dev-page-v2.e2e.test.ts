@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
@@ -247,7 +248,9 @@ describe('duet dev page v2 in Chromium', { timeout: 120_000 }, () => {
 
     const before = await panel('trace').locator('.trace-entry').count()
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('trace-export').click()])
-    const file = await download.path()
+    // saveAs, not path(): the run's shared Chromium is a remote connection, which keeps downloads on its side.
+    const file = join(tmpdir(), `duet-trace-${process.pid}-${Date.now()}.json`)
+    await download.saveAs(file)
     const data = JSON.parse(readFileSync(file, 'utf8')) as { at: string; dir: string; method?: string; durationMs?: number; failed?: string }[]
     expect(download.suggestedFilename()).toMatch(/^duet-trace-.*\.json$/)
     // Every entry shown at the click (the trace keeps growing while the view runs).

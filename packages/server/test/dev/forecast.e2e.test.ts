@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,13 +9,14 @@ import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import { startListening } from './fixtures/forecast-copy.mjs'
+import { builtOutputs } from '../../../../test/support/built.js'
 
 // The acceptance flows on the real parts: the forecast example (built view + its server) and `duet serve`.
 const repo = (p: string) => fileURLToPath(new URL(`../../../../${p}`, import.meta.url))
 const FORECAST_SERVER = repo('examples/forecast/server/server.js')
 const FORECAST_VIEW = repo('examples/forecast/dist/index.html')
 const DUET_BIN = repo('packages/server/dist/cli/bin.js')
-const ready = existsSync(FORECAST_SERVER) && existsSync(FORECAST_VIEW) && existsSync(DUET_BIN)
+const ready = builtOutputs('duet dev on the forecast example', [FORECAST_SERVER, FORECAST_VIEW, DUET_BIN])
 const WAIT = { timeout: 20_000 }
 
 describe.skipIf(!ready)('duet dev on the forecast example and duet serve', { timeout: 90_000 }, () => {

@@ -4,13 +4,16 @@ import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
 import { launchBrowser } from '../../../../test/support/browser.js'
-import { copyForecast, FORECAST_READY, startForecastServer } from './fixtures/forecast-copy.mjs'
+import { copyForecast, FORECAST_NEEDS, startForecastServer } from './fixtures/forecast-copy.mjs'
+import { builtOutputs } from '../../../../test/support/built.js'
 
 // `duet dev --watch` on a copy of the forecast example: Vite rebuilds on save, the view is re-mounted
 // with the picked day kept (App.persist) and the last input and result replayed.
 const WAIT = { timeout: 30_000 }
 
-describe.skipIf(!FORECAST_READY)('duet dev --watch on the forecast example', { timeout: 120_000 }, () => {
+const READY = builtOutputs('duet dev --watch on the forecast example', FORECAST_NEEDS)
+
+describe.skipIf(!READY)('duet dev --watch on the forecast example', { timeout: 120_000 }, () => {
   let dir: string
   let forecast: ChildProcess
   let dev: DevServer

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,7 @@ import { createAppServer, type Listening } from '../../src/index.js'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import { startListening } from './fixtures/forecast-copy.mjs'
+import { builtOutputs } from '../../../../test/support/built.js'
 
 // The resources and prompts tabs against real servers: a createAppServer with a JSON, an HTML and a
 // blob resource, a template and prompts (one that fails), and `duet serve`, whose recipes are prompts.
@@ -59,7 +60,9 @@ function fixtureServer() {
   })
 }
 
-describe.skipIf(!existsSync(DUET_BIN))('duet dev resources and prompts tabs in Chromium', { timeout: 90_000 }, () => {
+const READY = builtOutputs('duet dev resources and prompts tabs', [DUET_BIN])
+
+describe.skipIf(!READY)('duet dev resources and prompts tabs in Chromium', { timeout: 90_000 }, () => {
   let dataDir: string
   let listening: Listening
   let serve: ChildProcess

@@ -3,7 +3,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ServerConnection, type ConnectionEvent } from '../../src/dev/connections.js'
-import { copyForecast, FORECAST_READY, startForecastServer } from './fixtures/forecast-copy.mjs'
+import { copyForecast, FORECAST_NEEDS, startForecastServer } from './fixtures/forecast-copy.mjs'
+import { builtOutputs } from '../../../../test/support/built.js'
 
 // A `--watch` build empties Vite's output folder and writes the view again, and a second build can start
 // the moment the first ends (one save can give two file events). The forecast server reads its view file
@@ -13,7 +14,9 @@ import { copyForecast, FORECAST_READY, startForecastServer } from './fixtures/fo
 const VIEW = 'ui://forecast/view.html'
 const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><main>${'x'.repeat(2000)}</main></body></html>`
 
-describe.skipIf(!FORECAST_READY)('duet dev and a view file being rebuilt', { timeout: 60_000 }, () => {
+const READY = builtOutputs('duet dev and a view file being rebuilt', FORECAST_NEEDS)
+
+describe.skipIf(!READY)('duet dev and a view file being rebuilt', { timeout: 60_000 }, () => {
   let dir: string
   let file: string
   let forecast: ChildProcess

@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
-import { copyForecast, FORECAST_READY, startForecastServer } from './fixtures/forecast-copy.mjs'
+import { copyForecast, FORECAST_NEEDS, startForecastServer } from './fixtures/forecast-copy.mjs'
+import { builtOutputs } from '../../../../test/support/built.js'
 
 // The server half of `duet dev --watch`, without a browser: a save rebuilds the copy's view with its
 // own Vite, and the change of the rendered ui:// resource is announced as soon as the build is
@@ -56,7 +57,9 @@ async function until<T>(what: string, fn: () => T | undefined, ms = 30_000): Pro
   }
 }
 
-describe.skipIf(!FORECAST_READY)('duet dev --watch rebuilds and announces the changed view', { timeout: 90_000 }, () => {
+const READY = builtOutputs('duet dev --watch rebuilds', FORECAST_NEEDS)
+
+describe.skipIf(!READY)('duet dev --watch rebuilds and announces the changed view', { timeout: 90_000 }, () => {
   let dir: string
   let forecast: ChildProcess
   let dev: DevServer

@@ -15,7 +15,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const INTEROP = here('../../../../test/interop/')
 const NODE22 = join(INTEROP, 'node_modules/.bin/node')
 const SUITE = join(INTEROP, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
-const DUET_BIN = here('../../bin/duet.js')
+const DUET_BIN = here('../../../cli/bin/duet.js')
 const FORECAST = here('../../../../examples/forecast/server/server.js')
 
 interface Check {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../../../../test/support/browser.js'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { exampleView } from '../../../../test/support/built.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import type { Listening } from '../../src/server/index.js'
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   if (!existsSync(INSPECTOR) || !existsSync(NODE22))
     throw new Error(`MCP Inspector is not installed: run npm ci --prefix test/interop (looked for ${INSPECTOR})`)
   // The server reads its view from dist/index.html, as after `npm run build` in examples/forecast.
-  const html = await buildExample('forecast')
+  const html = exampleView('forecast')
   mkdirSync(FORECAST_DIST, { recursive: true })
   writeFileSync(join(FORECAST_DIST, 'index.html'), html)
   // @ts-expect-error the example is JavaScript without declarations

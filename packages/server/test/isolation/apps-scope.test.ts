@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3'
+import { openSqlite } from '../../src/channel/sqlite-driver.js'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openAppStore } from '../../src/apps/index.js'
@@ -26,7 +26,7 @@ describe('an apps.db written before subjects existed', () => {
     const { dir, remove } = tempDir('duet-isolation-migrate-')
     try {
       // Schema 2, as the previous release wrote it.
-      const old = new Database(join(dir, 'apps.db'))
+      const old = openSqlite(join(dir, 'apps.db'))
       old.exec(`
         CREATE TABLE renders (channel_id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT, html TEXT, source TEXT, props TEXT, rendered_at INTEGER NOT NULL);
         CREATE INDEX renders_by_time ON renders (rendered_at);

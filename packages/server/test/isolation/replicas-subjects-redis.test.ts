@@ -2,12 +2,11 @@
 // real OpenID provider (oidc-provider on loopback): two users kept apart whichever replica answers, and one
 // user's data the same on both.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
 import { startRedis } from '../channel/redis-server.js'
-import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 
 // Both replicas serve one public resource (as behind a load balancer), so one token is good on either.
 const RESOURCE = 'http://127.0.0.1/duet-replicas/mcp'
@@ -52,7 +51,7 @@ async function as(subject: string, replica: Replica): Promise<Caller> {
 const codeOf = (result: Result) => (result.isError ? (result.structuredContent?.error?.code ?? result.content[0]?.text?.split(':')[0]) : 'ok')
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-isolation')
+  bin = builtDuetCli()
   ;[redis, issuer] = await Promise.all([startRedis(), startIssuer()])
   replicas = await Promise.all([startReplica(), startReplica()])
 }, 60_000)

@@ -1,17 +1,16 @@
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { openChannelStore } from '../../src/channel/index.js'
 import { openAppStore } from '../../src/apps/index.js'
 import { freePort, startRedis } from '../channel/redis-server.js'
-import { bundle } from './build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 
 // `--redis-url`, else DUET_REDIS_URL, for `duet serve` and `duet wait`: the flag wins, bad values are refused up front.
 let bin: string
 let redis: Awaited<ReturnType<typeof startRedis>>
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-redis-url')
+  bin = builtDuetCli()
   redis = await startRedis()
 }, 60_000)
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { startHttpServer, type TestHttpServer } from '../../../../test/support/h
 // calls our real servers (`duet serve --http` and the forecast example, as processes) on another.
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
-const DUET_BIN = here('../../bin/duet.js')
+const DUET_BIN = here('../../../cli/bin/duet.js')
 const FORECAST = here('../../../../examples/forecast/server/server.js')
 
 interface Outcome {

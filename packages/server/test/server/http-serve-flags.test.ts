@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 // `duet serve`'s HTTP flags, through the real bin: --allow-origin (repeatable) and --sessions.
 
-const BIN = fileURLToPath(new URL('../../bin/duet.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-serve-flags-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 

@@ -61,7 +61,7 @@ describe('HTTP listener', () => {
         expect(Object.keys(byName).sort()).toEqual(['broken', 'duet_view_state', 'echo', 'explode', 'inline', 'ping', 'refresh', 'show'])
         expect(byName.show._meta).toMatchObject({ ui: { resourceUri: 'ui://demo/show.html' }, 'ui/resourceUri': 'ui://demo/show.html' })
         expect(byName.inline._meta).toMatchObject({ ui: { resourceUri: 'ui://demo/custom/inline.html' } })
-        expect(byName.refresh._meta).toEqual({ ui: { visibility: ['app'] } })
+        expect(byName.refresh._meta).toEqual({ ui: { visibility: ['app'] }, 'openai/widgetAccessible': true, 'openai/visibility': 'private' })
         expect(byName.echo._meta?.ui).toBeUndefined()
         expect(byName.echo.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] })
       })
@@ -181,6 +181,6 @@ describe('HTTP listener', () => {
   it('answers 404 outside the MCP path', async () => {
     const res = await fetch(new URL('/other', url), { method: 'POST', body: '{}' })
     expect(res.status).toBe(404)
-    expect(await res.text()).toContain('/mcp')
+    expect((await res.json()).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('/mcp') })
   })
 })

@@ -45,7 +45,11 @@ describe('stdio', () => {
       await client.connect(transport)
       try {
         const { tools } = await client.listTools()
-        expect(tools.find((t) => t.name === 'refresh')?._meta).toEqual({ ui: { visibility: ['app'] } })
+        expect(tools.find((t) => t.name === 'refresh')?._meta).toEqual({
+          ui: { visibility: ['app'] },
+          'openai/widgetAccessible': true,
+          'openai/visibility': 'private',
+        })
         expect((await client.callTool({ name: 'echo', arguments: { text: 'stdio' } })).content).toEqual([{ type: 'text', text: 'echo: stdio' }])
         const outcome = await client.callTool({ name: 'echo', arguments: {} }).then(
           (r) => JSON.stringify(r),

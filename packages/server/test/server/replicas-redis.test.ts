@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, request, type Server } from 'node:http'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { startRedis } from '../channel/redis-server.js'
-import { bundle } from './build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 
 // Three `duet serve --http --redis-url` processes on one real redis-server must act as one server:
 // channels, renders, saved apps, app data and the log, whichever replica a request lands on.
@@ -87,7 +86,7 @@ type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; 
 const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-replicas')
+  bin = builtDuetCli()
   redis = await startRedis()
   replicas = await Promise.all([startReplica(), startReplica(), startReplica()])
   proxyUrl = await startProxy()

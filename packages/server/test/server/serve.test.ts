@@ -2,21 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { bundle } from './build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 
 let bin: string
 let dataDir: string
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin')
+  bin = builtDuetCli()
   dataDir = mkdtempSync(join(tmpdir(), 'duet-serve-'))
 })
 afterAll(() => {
-  rmSync(bin, { force: true })
   rmSync(dataDir, { recursive: true, force: true })
 })
 

@@ -1,6 +1,6 @@
-// The smallest useful view on Duet: shows the tool's input and result.
+// The smallest useful view on Duet: shows the tool's input and result, with the driver's core only.
 import { run } from 'duetkit'
-import { makeMcpAppDriver } from 'duetkit/mcp'
+import { makeLeanMcpAppDriver } from 'duetkit/mcp'
 
 function App({ state }) {
   return (
@@ -17,4 +17,4 @@ App.model = {
   RESULT: (state, result) => ({ ...state, result: result.content?.[0]?.text ?? '' }),
 }
 
-run(App, { MCP: makeMcpAppDriver({ appInfo: { name: 'minimal', version: '1.0.0' } }) })
+run(App, { MCP: makeLeanMcpAppDriver({ appInfo: { name: 'minimal', version: '1.0.0' } }) })

@@ -13,7 +13,8 @@ time with \`get_app_data\` (an app-only tool), so neither the chat nor the ifram
 
 ## Storing the content
 
-Store pages as an array under a key. The app name is just a namespace for its data:
+Store pages as an array under a key. The app name is the namespace of its data, and the \`app\` you
+give the display tool, so its view may read it:
 
 \`\`\`json tool-call
 { "tool": "put_app_data", "arguments": { "app": "moby-dick", "key": "pages", "value": ["Call me Ishmael. Some years ago...", "There now is your insular city of the Manhattoes..."] } }
@@ -92,6 +93,9 @@ Viewer.model = {
 
 export default Viewer
 \`\`\`
+
+Show it with \`display_component\` and \`"app": "moby-dick"\`: a view may read only the data of the app
+its render belongs to (without \`app\` it reads none), so one app never sees another's data.
 
 The app needs no fixed height: the display shell reports its content's height and the host sizes the
 frame to it. Avoid \`100vh\` and \`height: 100%\` on the page, which only mean the frame's current size.

@@ -52,8 +52,9 @@ with the render's \`channel_id\` in \`data\` (the display result says so too):
 
 - a fragment's script error (\`Script error: ...\`, with \`line\`, \`column\` and the stack) or
   unhandled promise rejection;
-- a component whose view, intent or model throws (\`Component error: ...\`; the app shows
-  "... failed to render" in its place);
+- a component whose view, intent or model throws (\`Component error: ...\`, ending with the line,
+  column and text of your module where it threw, also in \`data\`; a view that throws shows
+  "... failed to render" in its place, a reducer that throws keeps the state);
 - a \`notifyAgent\` that could not be delivered (\`notifyAgent('ask') failed: ...\`), from a fragment
   or a component, even when the app handles it.
 

@@ -14,12 +14,17 @@ build step.
 
 **Imports**: a module may import only from \`duetkit\` (e.g. \`import { xs } from 'duetkit'\` for
 stream operators) and \`duetkit/mcp\`; JSX needs no import. Anything else (\`react\`, a relative
-file, a URL, \`node:*\`) is a compile error naming the import. Put helpers and data in the module
-itself, or store bulky data with \`put_app_data\`.
+file, a URL, \`node:*\`) that the module uses is a compile error naming the import; an import the
+module never uses is dropped without a word (as TypeScript does), so it loads nothing either. Put
+helpers and data in the module itself, or store bulky data with \`put_app_data\`.
 
 ## The shape
 
-- **Default export**: the view, \`({ state }) => JSX\`. Pure: it only reads \`state\`.
+- **Default export**: the view, \`({ state, props }) => JSX\`. Pure: it only reads its argument.
+  \`props\` is the \`props\` argument of \`display_component\` (JSON, \`{}\` when none was given; a
+  saved app keeps it). The view gets it as \`{ state, props, children }\`, and every model entry as
+  its fourth argument: \`(state, data, next, props)\` (\`next(action, data)\` queues another
+  action). \`initialState\` and \`intent\` never see props.
 - **\`initialState\`**: the state before anything happens.
 - **\`intent({ DOM, MCP })\`**: names the actions, each a stream of events:
   - \`DOM.select('.sel').events('mouseup')\` (any event name, custom ones too), or the shorthand
@@ -163,11 +168,16 @@ Then add items over the channel:
 
 - Import only from \`duetkit\` and \`duetkit/mcp\`. No \`fetch\`, no timers for polling: the sandbox
   has no network, and the \`MCP\` driver already delivers agent messages as they arrive.
-- A view, intent or model that throws shows a fallback in the app and is written to the server
-  log with the channel id: read it with \`tail_server_log\`.
+- A view that throws shows "<Name> failed to render" in its place. An intent that throws gives the
+  component no actions; a model entry that throws changes nothing (a reducer keeps the state, a
+  driver entry sends nothing) and the app goes on. Each is written to the server log at level
+  \`error\` with the channel id and the line, column and text of your module where it threw: read it
+  with \`tail_server_log\`.
 - Limits: the module may be at most 1 MB and nest brackets at most 1000 deep; a compile that takes
   longer than 10 s or more than 256 MB is stopped. Each is a \`COMPILE_ERROR\` saying which.
 - Keep reducers pure: return a new state, never change the old one.
-- State must be plain JSON, so the app can be saved and restored.
+- Keep state plain JSON (it is what the view renders and you reason about). \`save_app\` keeps the
+  module, title and props, not the state: a loaded app starts again from \`initialState\`. Keep what
+  must outlive the render in app data (\`put_app_data\`, read back with \`get_app_data\`).
 `,
 }

@@ -13,14 +13,15 @@ while it is open. Read this first; the other recipes go deeper.
 ## The pieces
 
 - **Display tools** show an app: \`display_ui_to_user\` renders an HTML fragment, whose scripts get
-  \`window.duet\` (\`notifyAgent\`, \`onAgentMessage\`, \`callTool\`, \`log\`, ...), and \`display_component\`
+  \`window.duet\` (below), and \`display_component\`
   renders a Duet component (see the \`duet-components\` recipe). Each render gets its own channel,
   whose id the tool returns; keep it. The app grows to fit its content.
 - **Channels** carry messages both ways while the app is open: you send with \`notify_ui\` and read
   with \`poll_agent_messages\`; the app uses \`notify_agent\` and \`poll_ui_messages\`, which you do not
   see. See \`bidirectional-events\`.
 - **App data** keeps bulky content out of the app: store it with \`put_app_data\`, and the app reads
-  it a page at a time with \`get_app_data\`. See \`content-viewer\`.
+  it a page at a time with \`get_app_data\`, once you display it with that \`app\` (a view reads only
+  its own app's data). See \`content-viewer\`.
 - **Saved apps**: \`save_app\` keeps what was rendered on a channel under a name; \`list_saved_apps\`
   and \`load_app\` bring it back.
 - **Logs**: the app writes with \`write_server_log\`, you read with \`tail_server_log\`. See \`debugging\`.
@@ -69,7 +70,33 @@ Later, in this or another conversation:
 
 \`load_app\` shows the saved app to the user again by itself, on a fresh channel: do not display
 it again. Its result carries the new \`channel_id\` (and, for an HTML app, the \`html\`); use the new
-id from then on. The old copy keeps its old channel.
+id from then on. The old copy keeps its old channel; a \`notify_ui\` there is answered with a
+\`hint\` and \`moved_to\` naming the new one.
+
+## What a fragment's scripts get: \`window.duet\`
+
+- \`duet.ready\`: a promise of the render's channel id, resolved once the tool result has arrived;
+  \`duet.channelId\` is the id, or \`undefined\` before that.
+- \`duet.notifyAgent(event, data)\`: sends you \`{ event, data }\` on the channel; resolves \`{ id }\`.
+- \`duet.onAgentMessage(fn)\`: calls \`fn({ id, event, data })\` for each \`notify_ui\` message, in
+  order; returns a function that stops it.
+- \`duet.callTool(name, args)\`: calls a tool of this server (e.g. \`get_app_data\`); resolves with
+  the tool result \`{ content, structuredContent }\` and rejects with an \`Error\` whose \`code\` says
+  why.
+- \`duet.log(level, message, data)\`: a line in the server log, for \`tail_server_log\`.
+- \`duet.updateModelContext(value)\`, \`duet.sendMessage(text)\`, \`duet.openLink(url)\`: ask the host.
+- \`duet.host\`, \`duet.hostContext\`, \`duet.theme\`, \`duet.onTheme(fn)\`: what the host said about
+  itself and its look (see \`host-capabilities\`); \`duet.toolInput\`: the display tool's arguments.
+
+\`\`\`html fragment
+<p id="greeting">...</p>
+<script>
+  duet.ready.then(async () => {
+    const page = await duet.callTool('get_app_data', { app: 'hello', key: 'greeting' })
+    document.getElementById('greeting').textContent = page.structuredContent.value
+  })
+</script>
+\`\`\`
 
 ## Recipes
 

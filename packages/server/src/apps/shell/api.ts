@@ -1,6 +1,10 @@
 import type { AgentMessage, McpSourceName, McpSourceTypes } from 'duetkit/mcp'
 import { DuetError, type LogLevel } from 'duetkit/protocol'
 import type { SharedDriver } from './shared-driver.js'
+import { agentOnlyMessage, isAgentOnly, isConfined, withViewChannel } from './view-calls.js'
+
+/** How long a data call waits for the tool result to name the render's channel. */
+const CHANNEL_WAIT_MS = 10_000
 
 type Theme = 'light' | 'dark'
 type Unsubscribe = () => void
@@ -98,7 +102,11 @@ export function createShellApi(
     ready: channel.ready,
     async callTool(name, args = {}) {
       checkText(name, 'callTool(name)')
-      return driver.request({ callTool: name, args }) as Promise<ShellToolResult>
+      if (isAgentOnly(name)) throw new DuetError('FORBIDDEN', agentOnlyMessage(name), { tool: name })
+      // A data call waits for the channel (a script may run before the tool result names it); with none in time it
+      // goes with an empty one, which the server refuses: a view's data call is never sent as the agent's.
+      const id = isConfined(name) ? await Promise.race([channel.ready, new Promise<string>((r) => setTimeout(() => r(''), CHANNEL_WAIT_MS))]) : undefined
+      return driver.request({ callTool: name, args: withViewChannel(name, args, id) as Record<string, unknown> }) as Promise<ShellToolResult>
     },
     async notifyAgent(event, data) {
       checkText(event, 'notifyAgent(event)')

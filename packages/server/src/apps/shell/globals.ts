@@ -7,3 +7,5 @@ export const SHARED_MODULES_GLOBAL = '__duetModules'
 export const MOUNT_GLOBAL = '__duetMount'
 /** The `_meta` key of a display result that repeats the fragment (the tool input carries it too). */
 export const HTML_META_KEY = 'duet/html'
+/** The `sourceURL` a compiled component carries, so the shell can tell its stack frames from its own. */
+export const COMPONENT_SCRIPT_NAME = 'duet-component.js'

@@ -9,8 +9,9 @@ import { isObject, type JsonObject } from 'duetkit/protocol'
 import type { Component } from 'duetkit'
 import { createShellApi } from './api.js'
 import { showFragment, runScript } from './fragment.js'
-import { HTML_META_KEY, MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './globals.js'
+import { COMPONENT_SCRIPT_NAME, HTML_META_KEY, MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './globals.js'
 import { createSharedDriver } from './shared-driver.js'
+import { mapStack, sourceMapper, type SourcePlace } from './source-map.js'
 
 const root = document.getElementById('duet-root')!
 const status = document.getElementById('duet-status')!
@@ -51,6 +52,7 @@ const driver = createSharedDriver(
     channel: shellChannel,
   },
   (message, data) => logFailure(message, data),
+  () => channelId,
 )
 
 let channelId: string | undefined
@@ -78,13 +80,24 @@ function logFailure(message: string, data?: Record<string, unknown>) {
   named.then((id) => api.log('error', message, { ...data, ...(id && { channel_id: id }) })).catch(() => {})
 }
 
-window.addEventListener('error', (e) =>
-  report(`Script error: ${e.message}`, {
-    line: e.lineno,
-    column: e.colno,
-    ...(e.error instanceof Error && e.error.stack && { stack: e.error.stack.slice(0, 2000) }),
-  }),
-)
+/** Maps a place in the mounted component's compiled script to the agent's module (nothing before a mount). */
+let toSource: (line: number, column: number) => SourcePlace | undefined = () => undefined
+
+/** The log data of an error: the agent's line, column and text when it was thrown in the component's code. */
+function placeOf(error: unknown, fallback?: { line: number; column: number }): { text: string; data: Record<string, unknown> } {
+  const raw = error instanceof Error && error.stack ? error.stack : undefined
+  const mapped = raw ? mapStack(raw, toSource) : undefined
+  const at = mapped?.at ?? (fallback ? toSource(fallback.line, fallback.column) : undefined)
+  const data: Record<string, unknown> = at ? { line: at.line, column: at.column, lineText: at.lineText } : fallback ? { ...fallback } : {}
+  if (mapped) data.stack = mapped.stack.slice(0, 2000)
+  return { text: at ? ` (line ${at.line}, column ${at.column}: ${at.lineText.trim()})` : '', data }
+}
+
+window.addEventListener('error', (e) => {
+  const fromComponent = typeof e.filename === 'string' && e.filename.endsWith(COMPONENT_SCRIPT_NAME)
+  const { text, data } = placeOf(e.error, fromComponent ? { line: e.lineno, column: e.colno } : undefined)
+  report(`Script error: ${e.message}${text}`, fromComponent || text ? data : { line: e.lineno, column: e.colno, ...data })
+})
 window.addEventListener('unhandledrejection', (e) => report(`Unhandled rejection: ${e.reason instanceof Error ? e.reason.message : String(e.reason)}`))
 
 // The Duet runtime reports a component's thrown view, intent or model on console.error ("[duet] …")
@@ -95,7 +108,8 @@ console.error = (...args: unknown[]) => {
   const [first, ...rest] = args
   if (typeof first === 'string' && first.startsWith('[duet]')) {
     const error = rest.find((a) => a instanceof Error) as Error | undefined
-    logFailure(`Component error: ${first.slice(7)}${error ? `: ${error.message}` : ''}`, error?.stack ? { stack: error.stack.slice(0, 2000) } : undefined)
+    const { text, data } = placeOf(error)
+    logFailure(`Component error: ${first.slice(7)}${error ? `: ${error.message}` : ''}${text}`, error?.stack ? data : undefined)
   }
 }
 
@@ -117,6 +131,7 @@ function mountComponent(script: string, props: Record<string, unknown>) {
   if (mounted) return
   mounted = true
   status.textContent = ''
+  toSource = sourceMapper(script)
   ;(globalThis as any)[MOUNT_GLOBAL] = (Component: Component) => {
     if (typeof Component !== 'function') return report("The component module's default export is not a view function.")
     duet.run(Component, { MCP: driver.forComponent }, { mountPoint: root, props })

@@ -1,6 +1,7 @@
 import { Stream } from 'xstream'
 import { REPLY, type AppHandle, type Driver, type ReplyKind } from 'duetkit'
 import type { McpErrorReply, McpSinkValue, McpSource } from 'duetkit/mcp'
+import { agentOnlyMessage, isAgentOnly, withViewChannel } from './view-calls.js'
 import { makeMcpAppDriver, RpcError, type McpAppDriverOptions } from 'duetkit/mcp'
 import { DuetError, ErrorCodes, isObject, type ErrorCode } from 'duetkit/protocol'
 
@@ -10,14 +11,17 @@ import { DuetError, ErrorCodes, isObject, type ErrorCode } from 'duetkit/protoco
  * (every Duet tool answers `structuredContent.error = { code, message }`), else TOOL_FAILED.
  */
 function callError(failure: McpErrorReply): Error {
+  const result = failure.result
+  if (result) {
+    const told = isObject(result.structuredContent) ? result.structuredContent.error : undefined
+    if (isObject(told) && typeof told.code === 'string' && Object.hasOwn(ErrorCodes, told.code) && typeof told.message === 'string') {
+      return new DuetError(told.code as ErrorCode, told.message, { ...failure.data, result })
+    }
+    return new DuetError('TOOL_FAILED', failure.error, { result })
+  }
   if (typeof failure.code === 'number') return new RpcError(failure.code, failure.error)
   if (failure.code !== undefined) return new DuetError(failure.code, failure.error)
-  const result = failure.result
-  const told = isObject(result?.structuredContent) ? result.structuredContent.error : undefined
-  if (isObject(told) && typeof told.code === 'string' && Object.hasOwn(ErrorCodes, told.code) && typeof told.message === 'string') {
-    return new DuetError(told.code as ErrorCode, told.message, { result })
-  }
-  return new DuetError('TOOL_FAILED', failure.error, result && { result })
+  return new DuetError('TOOL_FAILED', failure.error)
 }
 
 /**
@@ -42,6 +46,26 @@ function watchNotify(value: unknown, onFailed: ((message: string, data: Record<s
   return watched
 }
 
+/**
+ * A component's sink value as the shell forwards it: an agent-only tool call is answered with FORBIDDEN and not
+ * sent (undefined), a data call names the render's channel (see view-calls.ts), anything else goes as it is.
+ */
+function asViewCall(value: unknown, channel: string | undefined): unknown {
+  if (!isObject(value) || typeof value.callTool !== 'string') return value
+  const reply = (value as Record<PropertyKey, unknown>)[REPLY] as ((kind: ReplyKind, data: unknown) => boolean) | undefined
+  if (isAgentOnly(value.callTool)) {
+    reply?.('error', { error: agentOnlyMessage(value.callTool), code: 'FORBIDDEN' })
+    return undefined
+  }
+  // Without a channel yet (a component mounts once its render is known, so rarely), an empty one: the server refuses it.
+  const args = withViewChannel(value.callTool, value.args, channel ?? '')
+  if (args === value.args) return value
+  // A copy with every own property, the reply hook (a non-enumerable symbol) included.
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(value)) as Record<string, unknown>
+  copy.args = args
+  return copy
+}
+
 /** One MCP Apps connection shared by the shell's own calls and the component it mounts. */
 export interface SharedDriver {
   source: McpSource
@@ -59,6 +83,7 @@ export interface SharedDriver {
 export function createSharedDriver(
   options: McpAppDriverOptions,
   onComponentSendFailed?: (message: string, data: Record<string, unknown>) => void,
+  viewChannel: () => string | undefined = () => undefined,
 ): SharedDriver {
   const sink$ = Stream.create<unknown>()
   let mounted: AppHandle | undefined
@@ -90,7 +115,10 @@ export function createSharedDriver(
     forComponent(componentSink$, context) {
       mounted = context.app
       componentSink$.addListener({
-        next: (value) => sink$.shamefullySendNext(watchNotify(value, onComponentSendFailed)),
+        next: (value) => {
+          const call = asViewCall(value, viewChannel())
+          if (call !== undefined) sink$.shamefullySendNext(watchNotify(call, onComponentSendFailed))
+        },
         error: (err) => console.error('[duet shell] component sink failed', err),
         complete: () => {
           mounted = undefined

@@ -1,13 +1,14 @@
 import { RpcError } from 'duetkit/mcp'
 import { DuetError, type ErrorCode } from 'duetkit/protocol'
 // Type-only: the page shares the node side's description of a server, and no node code comes with it.
-import type { ServerState } from '../connections.js'
+import type { ServerState } from '../server-state.js'
+import type { ChatInfo } from '../model/chat-events.js'
 
 /** A server as `/api/state` and the `state` event describe it. */
 export type ServerView = ServerState
 
-/** Reads the dev server's state: the sandbox port and every configured server. */
-export async function fetchState(): Promise<{ sandboxPort: number; servers: ServerView[] }> {
+/** Reads the dev server's state: the sandbox port, every configured server, and the chat's model (null without --model). */
+export async function fetchState(): Promise<{ sandboxPort: number; servers: ServerView[]; chat: ChatInfo | null }> {
   const res = await fetch('/api/state')
   return res.json()
 }

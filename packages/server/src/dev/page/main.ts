@@ -1,4 +1,4 @@
-import { getToolUiResourceUri, isToolVisibilityAppOnly, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
+import { getToolUiResourceUri, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
 import { hostStyleVariables } from '../host-styles.js'
 import { HOST_PRESETS, presetById } from '../presets.js'
@@ -14,7 +14,12 @@ import { sideTabs } from './side-tabs.js'
 import { partialSnapshots } from './stream-input.js'
 import { diagnosticLabel } from '../view-diagnostics.js'
 import { tracePanel } from './trace-view.js'
-import { tokenField } from './token-field.js'
+import { readView } from './read-view.js'
+import type { ChatEvent } from '../model/chat-events.js'
+import { mountChat } from './chat/mount-chat.js'
+import { run } from 'duetkit'
+import { makePageDriver } from './page-driver.js'
+import { ServerList, type ServerListRequest } from './ServerList.js'
 
 type Mode = 'inline' | 'fullscreen' | 'pip'
 
@@ -69,7 +74,13 @@ const agent = agentPanel(
   () => current?.server ?? selected?.server,
 )
 
-const serverList = h('div', { 'data-testid': 'servers' })
+// The server list is a duetkit app (ServerList); the page hands it the servers and hears picks and tokens.
+const serverList = h('div')
+const serverApp = run(
+  ServerList,
+  { PAGE: makePageDriver<ServerListRequest>((r) => ('pick' in r ? selectTool(r.pick.server, r.pick.tool) : postToken(r.token))) },
+  { mountPoint: serverList, initialState: { servers, selected: null, tokens: {} } },
+)
 const toolArea = h('div', { 'data-testid': 'tool-area' }, h('p', {}, 'Pick a tool on the left.'))
 const banner = h('div', { 'data-testid': 'server-banner' })
 const stageError = h('div', { 'data-testid': 'stage-error' })
@@ -79,6 +90,15 @@ const exitFullscreen = h('button', { type: 'button', 'data-testid': 'exit-fullsc
 const hostBarTitle = h('span', {})
 const hostBar = h('div', { class: 'host-bar', 'data-testid': 'host-bar' }, hostBarTitle, exitFullscreen)
 const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, hostBar, frameBox)
+// With --model, the chat (a duetkit app) heads the middle column; without, the page is as before.
+const chatBox = h('div', { 'data-testid': 'chat-box' })
+const chatListeners: ((event: ChatEvent) => void)[] = [
+  // A render the model made that names its channel moves the agent panel there, as a call from the form does.
+  (event) => {
+    const channel = event.kind === 'tool-result' ? (event.result as { structuredContent?: { channel_id?: unknown } }).structuredContent?.channel_id : undefined
+    if (typeof channel === 'string' && channel) agent.setChannel(channel)
+  },
+]
 const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
 // Resources and prompts open in the middle column, where a tool's form goes.
 const browse = { servers: () => servers, show: (el: HTMLElement) => toolArea.replaceChildren(el) }
@@ -109,7 +129,7 @@ document.getElementById('app')!.append(
         { id: 'prompts', label: 'Prompts', element: promptsBrowser.element, onShow: () => void promptsBrowser.refresh() },
       ]),
     ),
-    h('section', {}, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
+    h('section', {}, chatBox, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
     h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
   ),
 )
@@ -183,44 +203,17 @@ preset.addEventListener('change', () => {
 })
 
 function renderServers(): void {
-  serverList.replaceChildren(
-    ...servers.map((s) => {
-      const appOnly = s.tools.filter((t) => isToolVisibilityAppOnly(t))
-      const visible = s.tools.filter((t) => !isToolVisibilityAppOnly(t))
-      const button = (t: Tool) => {
-        const b = h(
-          'button',
-          {
-            type: 'button',
-            class: `tool${selected?.server === s.id && selected.tool === t.name ? ' selected' : ''}`,
-            'data-testid': `tool-${t.name}`,
-            title: t.description ?? '',
-          },
-          t.name,
-          getToolUiResourceUri(t) ? h('span', { class: 'badge' }, 'app') : null,
-        )
-        b.addEventListener('click', () => selectTool(s.id, t.name))
-        return b
-      }
-      return h(
-        'div',
-        { class: 'server', 'data-testid': `server-${s.id}` },
-        h('div', {}, h('b', {}, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : s.label)),
-        h('div', { class: `status ${s.status}`, 'data-testid': `server-status-${s.id}` }, s.status === 'error' ? `error: ${s.error}` : s.status),
-        h('small', {}, s.label),
-        tokenField(s),
-        ...visible.map(button),
-        appOnly.length ? h('h2', {}, 'App-only (hidden from the model)') : null,
-        ...appOnly.map((t) => {
-          const b = button(t)
-          b.querySelector('.badge')?.classList.add('apponly')
-          return b
-        }),
-      )
-    }),
-  )
+  void serverApp.dispatch('SERVERS', servers)
+  void serverApp.dispatch('SELECTED', selected)
   const down = servers.filter((s) => s.status === 'error')
   banner.replaceChildren(...down.map((s) => h('div', { class: 'error-banner' }, `Server ${s.label} is unreachable: ${s.error}. duet dev keeps retrying.`)))
+}
+
+// The token field's request: the dev server keeps the token and connects again; a refusal names the server first.
+async function postToken({ server, token }: { server: string; token: string }): Promise<{ server: string }> {
+  const res = await fetch('/api/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ server, token }) })
+  if (!res.ok) throw new Error(`${server}: ${((await res.json()) as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`}`)
+  return { server }
 }
 
 function selectTool(server: string, name: string): void {
@@ -288,18 +281,7 @@ async function mountCurrent(): Promise<void> {
   const c = current
   if (!c) return
   try {
-    const read = await rpc<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: { ui?: Record<string, any> } }[] }>(
-      c.server,
-      'resources/read',
-      { uri: c.uri },
-      'user',
-    )
-    const content = read.contents?.[0]
-    if (!content) throw new Error(`${c.uri} returned no content`)
-    if (content.mimeType && !content.mimeType.startsWith('text/html'))
-      throw new Error(`${c.uri} has MIME type ${content.mimeType}, not text/html;profile=mcp-app`)
-    const html = content.text ?? new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ''), (ch) => ch.charCodeAt(0)))
-    const meta = content._meta?.ui ?? (await listingMeta(c.server, c.uri)) ?? {}
+    const { html, meta } = await readView(c.server, c.uri)
     frameBox.replaceChildren()
     frameBox.style.borderStyle = meta.prefersBorder === false ? 'none' : ''
     const app = await mountApp({
@@ -350,16 +332,6 @@ async function mountCurrent(): Promise<void> {
   }
 }
 
-// The spec lets `_meta.ui` sit on the resources/list entry instead of the content item; the item wins.
-async function listingMeta(server: string, uri: string): Promise<Record<string, any> | undefined> {
-  try {
-    const list = await rpc<{ resources?: { uri: string; _meta?: { ui?: Record<string, any> } }[] }>(server, 'resources/list', {}, 'user')
-    return list.resources?.find((r) => r.uri === uri)?._meta?.ui
-  } catch {
-    return undefined
-  }
-}
-
 async function remount(why: string): Promise<void> {
   if (!current) return
   await current.app?.destroy()
@@ -397,6 +369,9 @@ subscribe({
   },
   trace: (e: { server: string; dir: 'host->server' | 'server->host'; message: unknown }) => trace.add({ dir: e.dir, server: e.server, message: e.message }),
   log: (e: { server: string; source: string; level: string; data: unknown }) => logsPanel.add(`${e.server} ${e.source} (${e.level})`, e.data),
+  chat: (e: { event: ChatEvent }) => {
+    for (const listener of chatListeners) listener(e.event)
+  },
   'resource-changed': (e: { server: string; uri: string }) => {
     if (current && current.server === e.server && current.uri === e.uri) void serialize(() => remount('the view changed on the server'))
   },
@@ -404,4 +379,21 @@ subscribe({
 
 applyLayout()
 renderServers()
+if (state.chat)
+  mountChat({
+    container: chatBox,
+    model: state.chat.model,
+    sandboxPort: state.sandboxPort,
+    servers: () => servers,
+    preset: () => presetById(preset.value),
+    hostContext,
+    onEvent: (listener) => chatListeners.push(listener),
+    hooks: {
+      trace: (e) => trace.add(e),
+      log: (label, value) => logsPanel.add(label, value),
+      viewDiagnostic: (d) => logsPanel.add(diagnosticLabel(d), d.text),
+      message: (p) => messagesPanel.add('ui/message (chat)', p),
+      modelContext: (p) => contextPanel.set('latest context (chat)', p),
+    },
+  })
 ;(window as unknown as { __duetDev: unknown }).__duetDev = { ready: true }

@@ -1,4 +1,6 @@
-import { h, pretty } from './dom.js'
+import { run } from 'duetkit'
+import { h } from './dom.js'
+import { LogList } from './log-panel.js'
 
 /** A panel that lists entries, newest last, with an optional replace-all mode. */
 export interface LogPanel {
@@ -11,33 +13,22 @@ export interface LogPanel {
   clearOwned(owner: string): void
 }
 
-/** A titled, collapsible list of JSON entries; `testid` names it for tests and users' scripts. */
+/** A titled, collapsible list of JSON entries (the {@link LogList} component); `testid` names it for tests and users' scripts. */
 export function logPanel(title: string, testid: string, open = true): LogPanel {
-  const list = h('div', { 'data-testid': testid })
-  const element = h('details', { open }, h('summary', {}, title), list)
-  const entry = (label: string, value: unknown, owner?: string) =>
-    h('div', { class: 'entry', 'data-owner': owner }, h('div', { class: 'dir' }, label), h('pre', {}, typeof value === 'string' ? value : pretty(value)))
+  const element = h('div')
+  const app = run(LogList, {}, { mountPoint: element, props: { title, testid, open } })
   return {
     element,
-    add(label, value, owner) {
-      list.append(entry(label, value, owner))
-      list.scrollTop = list.scrollHeight
-    },
-    clearOwned(owner) {
-      for (const el of Array.from(list.children)) if (el.getAttribute('data-owner') === owner) el.remove()
-    },
-    set(label, value) {
-      list.replaceChildren(entry(label, value))
-    },
-    clear() {
-      list.replaceChildren()
-    },
+    add: (label, value, owner) => void app.dispatch('ADD', { label, value, ...(owner && { owner }) }),
+    set: (label, value) => void app.dispatch('SET', { label, value }),
+    clear: () => void app.dispatch('CLEAR'),
+    clearOwned: (owner) => void app.dispatch('CLEAR_OWNED', owner),
   }
 }
 
 /** One line of the JSON-RPC trace. */
 export interface TraceEntry {
-  dir: 'view->host' | 'host->view' | 'host->server' | 'server->host'
+  dir: 'view->host' | 'host->view' | 'host->server' | 'server->host' | 'host->model' | 'model->host'
   server?: string
   message: unknown
 }

@@ -11,12 +11,16 @@ const ARROWS: Record<TraceEntry['dir'], string> = {
   'view->host': '← view',
   'host->server': '→ server',
   'server->host': '← server',
+  'host->model': '→ model',
+  'model->host': '← model',
 }
 const OPPOSITE: Record<TraceEntry['dir'], TraceEntry['dir']> = {
   'host->view': 'view->host',
   'view->host': 'host->view',
   'host->server': 'server->host',
   'server->host': 'host->server',
+  'host->model': 'model->host',
+  'model->host': 'host->model',
 }
 
 type Rpc = { id?: unknown; method?: unknown; error?: { code?: unknown; message?: unknown }; result?: { isError?: unknown } }

@@ -1,0 +1,56 @@
+// npm run bench:mcp (second part) — what the OpenAI Apps SDK dialect costs a view that never meets
+// such a host: the forecast card and the minimal view built as one HTML file (vite +
+// vite-plugin-singlefile), once as shipped and once with the driver's window.openai adapter
+// (src/mcp/openai-host.ts) swapped for a stub that finds no such host. Prints each size, the
+// difference and "met" / "NOT met" against the goal; asserts nothing.
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build } from 'vite'
+import { viteSingleFile } from 'vite-plugin-singlefile'
+import { duet } from '../dist/build/index.js'
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url))
+// At most about one kilobyte gzip more for a view that never meets an Apps SDK host.
+const GOAL_BYTES = 1024
+const STUB = here('./mcp/no-dialect.js')
+
+const VIEWS = [
+  { name: 'minimal', root: here('./mcp/minimal-duet/') },
+  { name: 'forecast', root: here('../../../examples/forecast/') },
+]
+
+// Resolves the driver's import of its adapter to the stub.
+const withoutDialect = {
+  name: 'duet-bench-no-dialect',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './openai-host.js' && importer && /[\\/]mcp[\\/]driver\.js$/.test(importer)) return STUB
+    return undefined
+  },
+}
+
+async function buildView(root, stubbed) {
+  const out = await build({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [...(stubbed ? [withoutDialect] : []), duet(), viteSingleFile()],
+    build: { write: false },
+  })
+  const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
+  return String(page.source)
+}
+
+const kb = (n) => `${(n / 1024).toFixed(2)} KB`
+
+console.log(`\nApps SDK dialect: its cost to a view that never meets such a host (goal ≤ ${kb(GOAL_BYTES)} gzip)`)
+console.log(`${'view'.padEnd(12)}${'with dialect'.padEnd(16)}${'without (anchor)'.padEnd(20)}difference`)
+for (const view of VIEWS) {
+  const shipped = gzipSync(await buildView(view.root, false), { level: 9 }).length
+  const anchor = gzipSync(await buildView(view.root, true), { level: 9 }).length
+  if (shipped === anchor) console.log(`${view.name}: the stub changed nothing; the bench no longer reaches the adapter`)
+  const diff = shipped - anchor
+  console.log(
+    `${view.name.padEnd(12)}${`${kb(shipped)} gzip`.padEnd(16)}${`${kb(anchor)} gzip`.padEnd(20)}${kb(diff)} gzip, ${diff} B (${diff <= GOAL_BYTES ? 'met' : 'NOT met'})`,
+  )
+}

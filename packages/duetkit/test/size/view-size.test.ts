@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { buildView, overBudget, readBudgets, VIEW_ROOTS } from './view-size.js'
+
+// The size budget: no change grows a view silently. Each view's budget is in size-budget.json.
+describe('the views stay within their size budgets (size-budget.json)', () => {
+  const budgets = readBudgets()
+
+  it('has a budget for every view, and a view for every budget', () => {
+    expect(Object.keys(budgets).sort()).toEqual(Object.keys(VIEW_ROOTS).sort())
+  })
+
+  for (const name of Object.keys(VIEW_ROOTS)) {
+    it(`${name} is within its budget`, async () => {
+      const html = await buildView(name)
+      expect(overBudget(name, html, budgets[name]!)).toBeUndefined()
+    })
+  }
+
+  it('fails a deliberately grown view, with the figures', async () => {
+    const plain = await buildView('forecast')
+    // 1.5 KB of random bytes as base64 cannot be compressed away: the view grows by about 1.5 KB gzipped.
+    const ballast = randomBytes(1536).toString('base64')
+    const grown = await buildView('forecast', [
+      {
+        name: 'grow-the-view',
+        transform: (code, id) => (id.endsWith('/src/main.js') ? `${code}\nglobalThis.__ballast = ${JSON.stringify(ballast)}\n` : undefined),
+      },
+    ])
+    expect(grown).toContain(ballast)
+    // Against the forecast's real budget, which the plain build meets (the test above).
+    const budget = budgets.forecast!
+    expect(overBudget('forecast', plain, budget)).toBeUndefined()
+    const verdict = overBudget('forecast', grown, budget)
+    expect(verdict).toMatch(/^forecast: \d+\.\d\d KB gzip \(\d+ bytes\) is over its budget of \d+\.\d\d KB \(\d+ bytes\) by \d+ bytes/)
+    const [size, limit, over] = [...verdict!.matchAll(/\((\d+) bytes\)|by (\d+) bytes/g)].map((m) => Number(m[1] ?? m[2]))
+    expect(size).toBe(gzipSync(grown).length)
+    expect(limit).toBe(budget.gzipBytes)
+    expect(over).toBe(size! - limit!)
+  })
+})

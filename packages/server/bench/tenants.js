@@ -1,0 +1,369 @@
+// node packages/server/bench/tenants.js [--redis] (after npm run build) — the noisy neighbour.
+// One real `duet serve --http --sessions` (SQLite, or Redis with --redis: a throwaway redis-server) behind the
+// real oidc-provider issuer the tests use, two users with tokens from it. The victim runs an agent's
+// ordinary turn over and over (open_channel, notify_ui, poll_agent_messages, display_ui_to_user,
+// display_component of a small component, put_app_data, get_app_data, get_render, tools/list,
+// close_channel): first alone (the baseline), then while the other user floods the same server (fresh
+// sessions by raw initialize, channels up to her quota, megabyte messages up to her byte quota, renders,
+// hostile and benign compiles, rapid calls of made-up tools and cheap tools). The victim's p50/p99 tool
+// latency and errors in both phases, side by side, in the same run. Goals: no victim error at all, and the
+// victim's p99 under the flood within 2× of its own baseline p99.
+// Loopback only; ends by itself (a hard stop at 150 s) and stops the server (its compile workers with it),
+// the issuer and redis-server, on success, failure or Ctrl-C.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { loadTestHelpers } from '../../../test/support/load-test-helpers.js'
+import { serveHttp } from './channel/serve-process.js'
+
+const REDIS = process.argv.includes('--redis')
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10)
+const WARMUP = 3
+const HARD_STOP_MS = 150_000
+const FLOOD_PHASE_MAX_SECONDS = 60
+const RESOURCE = 'http://127.0.0.1/duet-tenants-bench/mcp'
+// A rate limit as a shared server would run one: the victim's turn stays far below it, the flood does not.
+const RATE_LIMIT = '20:10'
+// Lower than the defaults (1000 channels, 64 MiB) so the flood reaches it within the time box; every other quota is the default.
+const CHANNELS_PER_SUBJECT = 100
+const BYTES_PER_SUBJECT = 16 * 1024 * 1024
+// BENCH_FLOOD=kind,kind runs only those parts of the flood (sessions, channels, bytes, renders, hostile, benign, made-up, rapid).
+const FLOOD_KINDS = process.env.BENCH_FLOOD?.split(',')
+const P99_FACTOR = 2
+
+const percentile = (xs, p) => {
+  if (xs.length === 0) return Number.NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]
+}
+const ms = (n) => `${n.toFixed(1)} ms`
+const verdict = (ok) => (ok ? 'met' : 'NOT met')
+const sleep = (t) => new Promise((resolve) => setTimeout(resolve, t))
+
+/** The outcome of a call as a short code: ok, the tool error's code, or what the transport threw. */
+function codeOf(result, thrown) {
+  if (thrown) {
+    const text = String(thrown?.message ?? thrown)
+    // A JSON-RPC error answer (an unknown tool is -32602 in this SDK), as opposed to an HTTP refusal.
+    if (typeof thrown?.code === 'number' && !/HTTP \d{3}/.test(text)) return `JSON-RPC error ${thrown.code}`
+    const status = /HTTP (\d{3})/.exec(text)?.[1] ?? /\b(4\d\d|5\d\d)\b/.exec(text)?.[1]
+    return status === '429' ? 'RATE_LIMITED (429)' : status ? `HTTP ${status}` : `thrown: ${text.slice(0, 80)}`
+  }
+  if (!result?.isError) return 'ok'
+  return result.structuredContent?.error?.code ?? String(result.content?.[0]?.text ?? '').split(':')[0]
+}
+
+// ---- processes, stopped whatever happens ------------------------------------------------------------
+const cleanups = []
+let cleaned = false
+async function cleanUp() {
+  if (cleaned) return
+  cleaned = true
+  for (const stop of cleanups.reverse()) await stop().catch(() => {})
+}
+/** Stops `duet serve` gracefully (it ends its compile workers), killing it if it has not exited within 10 s. */
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+// ---- the two users ---------------------------------------------------------------------------------
+async function connect(url, token, name) {
+  const client = new Client({ name, version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  return client
+}
+
+const fragment = (i) => `<p id="n">turn ${i}</p><script>document.getElementById('n').title = 'ready'</script>`
+const component = (i) => `import { xs } from 'duetkit'
+function Tally({ state }) {
+  return <button type="button" className="add">{\`turn ${i}: \${state.n}\`}</button>
+}
+Tally.initialState = { n: 0 }
+Tally.intent = ({ DOM }) => ({ ADD: xs.merge(DOM.click('.add')) })
+Tally.model = { ADD: (state) => ({ n: state.n + 1 }) }
+export default Tally
+`
+
+/** One agent turn of the victim; every call timed into `times[tool]`, every failure into `errors`. */
+async function victimTurn(client, i, times, errors) {
+  const call = async (name, args) => {
+    const started = performance.now()
+    let result
+    let thrown
+    try {
+      result = name === 'tools/list' ? await client.listTools() : await client.callTool({ name, arguments: args })
+    } catch (err) {
+      thrown = err
+    }
+    ;(times[name] ??= []).push(performance.now() - started)
+    const code = codeOf(result, thrown)
+    if (code !== 'ok') errors.push(`${name}: ${code}${thrown ? '' : ` ${String(result.content?.[0]?.text ?? '').slice(0, 120)}`}`)
+    return code === 'ok' ? (result.structuredContent ?? {}) : undefined
+  }
+  const opened = await call('open_channel', {})
+  const channel = opened?.channel_id
+  if (channel) {
+    await call('notify_ui', { channel_id: channel, event: 'turn', data: { i } })
+    await call('poll_agent_messages', { channel_id: channel })
+  }
+  await call('display_ui_to_user', { html: fragment(i), title: `turn ${i}` })
+  const shown = await call('display_component', { source: component(i), title: `tally ${i}` })
+  await call('put_app_data', { app: 'victim-notes', key: 'turn', value: { i } })
+  const read = await call('get_app_data', { app: 'victim-notes', key: 'turn' })
+  if (read && read.value?.i !== i) errors.push(`get_app_data: read ${JSON.stringify(read.value)}, wrote { i: ${i} }`)
+  if (shown?.channel_id) await call('get_render', { channel_id: shown.channel_id })
+  await call('tools/list')
+  if (channel) await call('close_channel', { channel_id: channel })
+}
+
+/** ITERATIONS turns, or fewer if `maxSeconds` run out first (a very loaded machine), so the run stays bounded. */
+async function victimPhase(client, first, maxSeconds) {
+  const times = {}
+  const errors = []
+  const started = performance.now()
+  let turns = 0
+  while (turns < ITERATIONS && (performance.now() - started) / 1000 < maxSeconds) await victimTurn(client, first + turns++, times, errors)
+  return { turns, times, errors, all: Object.values(times).flat(), seconds: (performance.now() - started) / 1000 }
+}
+
+// ---- the flood -------------------------------------------------------------------------------------
+const balloon = (i) => `const s = ${'"yyyyyyyyyy"+'.repeat(20_000)}"y"\nexport default () => <p>{s}</p>\n// flood ${i}\n`
+const deep = (i) => `export default () => ${'<i>'.repeat(100_000)}z${'</i>'.repeat(100_000)}\n// flood ${i}\n`
+const MEGA = 'x'.repeat(900 * 1024)
+
+/** The other user floods until `stop()`; `counts[kind][code]` tallies what the server answered her. */
+function flood(url, token, counts, samples) {
+  let stopping = false
+  const tally = (kind, code, text) => {
+    counts[kind] ??= {}
+    counts[kind][code] = (counts[kind][code] ?? 0) + 1
+    if (code !== 'ok' && text) samples[`${kind}: ${code}`] ??= text.slice(0, 160)
+  }
+  const clients = []
+  const loop = async (kind, body) => {
+    let client
+    try {
+      client = await connect(url, token, `flood-${kind}`)
+      clients.push(client)
+    } catch (err) {
+      tally(kind, codeOf(undefined, err))
+      return
+    }
+    for (let n = 0; !stopping; n++) {
+      let result
+      let thrown
+      try {
+        result = await body(client, n)
+      } catch (err) {
+        thrown = err
+      }
+      if (!stopping) tally(kind, codeOf(result, thrown), thrown ? String(thrown.message) : String(result?.content?.[0]?.text ?? ''))
+      // A refused call is answered at once; a short pause keeps a refused loop from spinning the bench itself.
+      if (thrown) await sleep(20)
+    }
+  }
+  const initialize = async () => {
+    for (let n = 0; !stopping; n++) {
+      let code
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood-session-${n}`, version: '1' } },
+          }),
+        })
+        await response.text()
+        code = response.ok ? 'ok' : response.status === 429 ? 'RATE_LIMITED (429)' : `HTTP ${response.status}`
+      } catch (err) {
+        code = codeOf(undefined, err)
+      }
+      if (!stopping) tally('sessions (raw initialize)', code)
+      if (code !== 'ok') await sleep(20)
+    }
+  }
+  let bytesChannel
+  const parts = {
+    sessions: [initialize, initialize],
+    channels: [() => loop('channels (open_channel)', (c) => c.callTool({ name: 'open_channel', arguments: {} }))],
+    bytes: [
+      () =>
+        loop('bytes (notify_ui, 900 KB)', async (c) => {
+          bytesChannel ??= (await c.callTool({ name: 'open_channel', arguments: {} })).structuredContent?.channel_id
+          return c.callTool({ name: 'notify_ui', arguments: { channel_id: bytesChannel ?? 'none', event: 'blob', data: MEGA } })
+        }),
+    ],
+    renders: [() => loop('renders (display_ui_to_user)', (c, n) => c.callTool({ name: 'display_ui_to_user', arguments: { html: fragment(`flood ${n}`) } }))],
+    hostile: [
+      () => loop('hostile compiles', (c, n) => c.callTool({ name: 'display_component', arguments: { source: n % 2 ? balloon(n) : deep(n) } })),
+      () => loop('hostile compiles', (c, n) => c.callTool({ name: 'display_component', arguments: { source: n % 2 ? deep(n + 1) : balloon(n + 1) } })),
+    ],
+    benign: [() => loop('benign compiles', (c, n) => c.callTool({ name: 'display_component', arguments: { source: component(`flood ${n}`) } }))],
+    'made-up': [
+      () => loop('made-up tools', (c, n) => c.callTool({ name: `no_such_tool_${n}`, arguments: {} })),
+      () => loop('made-up tools', (c, n) => c.callTool({ name: `also_not_a_tool_${n}`, arguments: {} })),
+    ],
+    rapid: [
+      () => loop('rapid calls (channel_stats)', (c) => c.callTool({ name: 'channel_stats', arguments: {} })),
+      () => loop('rapid calls (tools/list)', (c) => c.listTools()),
+    ],
+  }
+  const running = Object.entries(parts)
+    .filter(([kind]) => !FLOOD_KINDS || FLOOD_KINDS.includes(kind))
+    .flatMap(([, starts]) => starts.map((start) => start()))
+  return {
+    async stop() {
+      stopping = true
+      // Calls still in flight (a hostile compile runs for seconds) are not waited for past 5 s: the server stops next.
+      await Promise.race([Promise.allSettled(running), sleep(5_000)])
+      await Promise.race([Promise.allSettled(clients.map((c) => c.close())), sleep(2_000)])
+    },
+  }
+}
+
+/** The flood on a thread of its own, so its clients' work does not delay the victim's calls timed on this one. */
+function floodOnThread(url, token) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { url, token } })
+  cleanups.push(() => worker.terminate())
+  const running = new Promise((resolve, reject) => {
+    worker.once('message', resolve)
+    worker.once('error', reject)
+  })
+  return {
+    running,
+    stop: () =>
+      new Promise((resolve, reject) => {
+        worker.once('message', resolve)
+        worker.once('error', reject)
+        worker.postMessage('stop')
+      }),
+  }
+}
+
+if (!isMainThread) {
+  const counts = {}
+  const samples = {}
+  const flooding = flood(workerData.url, workerData.token, counts, samples)
+  parentPort.postMessage('running')
+  parentPort.once('message', async () => {
+    await flooding.stop()
+    parentPort.postMessage({ counts, samples })
+  })
+} else await main()
+
+// ---- the run ---------------------------------------------------------------------------------------
+async function main() {
+  const hardStop = setTimeout(() => {
+    console.error(`bench:tenants: still running after ${HARD_STOP_MS / 1000} s; stopping`)
+    cleanUp().finally(() => process.exit(1))
+  }, HARD_STOP_MS)
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanUp().finally(() => process.exit(130)))
+  const { startIssuer, startRedis } = await loadTestHelpers(
+    "export { startIssuer } from './packages/server/test/auth/oidc-issuer.ts'\nexport { startRedis } from './packages/server/test/channel/redis-server.ts'",
+  )
+  let exitCode = 0
+  try {
+    const issuer = await startIssuer()
+    cleanups.push(() => issuer.close())
+    let storeArgs
+    if (REDIS) {
+      const redis = await startRedis()
+      cleanups.push(() => redis.stop())
+      storeArgs = ['--redis-url', redis.url]
+    } else {
+      const dataDir = mkdtempSync(join(tmpdir(), 'duet-bench-tenants-'))
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+      storeArgs = ['--data-dir', dataDir]
+    }
+    const { child, url } = await serveHttp([
+      '--sessions',
+      ...storeArgs,
+      '--auth-issuer',
+      issuer.url,
+      '--auth-resource',
+      RESOURCE,
+      '--rate-limit',
+      RATE_LIMIT,
+      '--max-channels-per-subject',
+      String(CHANNELS_PER_SUBJECT),
+      '--max-store-bytes-per-subject',
+      String(BYTES_PER_SUBJECT),
+    ])
+    cleanups.push(() => stopChild(child))
+
+    const [victimToken, floodToken] = [await issuer.tokenFor('victor', { audience: RESOURCE }), await issuer.tokenFor('mallory', { audience: RESOURCE })]
+    const victim = await connect(url, victimToken, 'victim')
+    cleanups.push(() => victim.close())
+
+    console.log(
+      `duet serve --http --sessions on ${REDIS ? 'Redis' : 'SQLite'}, --rate-limit ${RATE_LIMIT}, --max-channels-per-subject ${CHANNELS_PER_SUBJECT}, --max-store-bytes-per-subject ${BYTES_PER_SUBJECT}, other quotas default; two users of a real oidc-provider issuer`,
+    )
+    if (FLOOD_KINDS) console.log(`flood: only ${FLOOD_KINDS.join(', ')} (BENCH_FLOOD)`)
+    console.log(
+      `victim: ${ITERATIONS} turns of 11 tool calls a phase (at most ${FLOOD_PHASE_MAX_SECONDS} s; + ${WARMUP} warm-up turns), alone and then under the flood`,
+    )
+
+    const warm = { times: {}, errors: [] }
+    for (let i = 0; i < WARMUP; i++) await victimTurn(victim, -1 - i, warm.times, warm.errors)
+    const baseline = await victimPhase(victim, 0, FLOOD_PHASE_MAX_SECONDS)
+
+    const flooding = floodOnThread(url, floodToken)
+    await flooding.running
+    // Let the flood reach its quotas and fill the compile queue before the victim's turns are timed.
+    await sleep(3_000)
+    const underFlood = await victimPhase(victim, 10_000, FLOOD_PHASE_MAX_SECONDS)
+    const { counts, samples } = await flooding.stop()
+
+    const row = (label, a, b) => console.log(`${label.padEnd(28)}${a.padStart(18)}${b.padStart(18)}`)
+    console.log('')
+    row('victim', 'baseline (alone)', 'under the flood')
+    row('turns (seconds)', `${baseline.turns} (${baseline.seconds.toFixed(1)} s)`, `${underFlood.turns} (${underFlood.seconds.toFixed(1)} s)`)
+    row('tool calls', String(baseline.all.length), String(underFlood.all.length))
+    row('p50, all tools', ms(percentile(baseline.all, 0.5)), ms(percentile(underFlood.all, 0.5)))
+    row('p99, all tools', ms(percentile(baseline.all, 0.99)), ms(percentile(underFlood.all, 0.99)))
+    for (const tool of Object.keys(baseline.times)) {
+      const pair = (phase) => `${percentile(phase.times[tool] ?? [], 0.5).toFixed(0)} / ${percentile(phase.times[tool] ?? [], 0.99).toFixed(0)} ms`
+      row(`  ${tool} p50 / p99`, pair(baseline), pair(underFlood))
+    }
+    row('errors', String(baseline.errors.length), String(underFlood.errors.length))
+    console.log('')
+    console.log('the flood (other user), answers by kind:')
+    for (const [kind, codes] of Object.entries(counts)) {
+      const total = Object.values(codes).reduce((a, b) => a + b, 0)
+      const parts = Object.entries(codes)
+        .sort((a, b) => b[1] - a[1])
+        .map(([code, n]) => `${n} ${code}`)
+      console.log(`  ${kind}: ${total} calls: ${parts.join(', ')}`)
+    }
+    for (const [what, text] of Object.entries(samples)) console.log(`  e.g. ${what}: ${text}`)
+    for (const e of [...baseline.errors, ...underFlood.errors].slice(0, 10)) console.log(`victim error: ${e}`)
+    console.log('')
+    const errors = baseline.errors.length + underFlood.errors.length
+    const p99Base = percentile(baseline.all, 0.99)
+    const p99Flood = percentile(underFlood.all, 0.99)
+    console.log(`victim errors, both phases: ${errors} (goal 0): ${verdict(errors === 0)}`)
+    console.log(
+      `victim p99 under the flood: ${ms(p99Flood)} = ${(p99Flood / p99Base).toFixed(2)}× the baseline p99 ${ms(p99Base)} (goal <= ${P99_FACTOR}×): ${verdict(p99Flood <= P99_FACTOR * p99Base)}`,
+    )
+  } catch (err) {
+    console.error(`bench:tenants failed: ${err?.stack ?? err}`)
+    exitCode = 1
+  } finally {
+    await cleanUp()
+    clearTimeout(hardStop)
+  }
+  process.exit(exitCode)
+}

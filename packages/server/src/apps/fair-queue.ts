@@ -1,0 +1,85 @@
+// The waiting line of the compile pool, shared fairly between subjects (users): each subject has its
+// own line, the lines are served in turn (one item each, round robin), and a subject may hold at most
+// `maxRunningPerSubject` workers at once. So one user's fifty queued compiles delay another user's
+// compile by at most one turn, never by fifty. Both the whole line and each subject's are bounded.
+
+/** The bounds of a {@link FairQueue}. */
+export interface FairQueueLimits {
+  /** Items waiting, over all subjects. */
+  maxQueued: number
+  /** Items one subject may have waiting. */
+  maxQueuedPerSubject: number
+  /** Items of one subject that may be taken (running) at once. */
+  maxRunningPerSubject: number
+}
+
+/** Why an item was not admitted: the whole line or the subject's own is full. */
+export type Refusal = 'queue' | 'subject'
+
+/** Waiting items per subject, taken in turn. */
+export class FairQueue<T> {
+  /** Each subject's waiting items; the map's order is the order of turns. */
+  readonly #lines = new Map<string, T[]>()
+  readonly #running = new Map<string, number>()
+  #waiting = 0
+
+  constructor(readonly limits: Readonly<FairQueueLimits>) {}
+
+  /** Items waiting, in all. */
+  get size(): number {
+    return this.#waiting
+  }
+
+  /** Items `subject` has waiting. */
+  waitingOf(subject: string): number {
+    return this.#lines.get(subject)?.length ?? 0
+  }
+
+  /** Items of `subject` taken and not yet done. */
+  runningOf(subject: string): number {
+    return this.#running.get(subject) ?? 0
+  }
+
+  /** Adds `item` at the end of `subject`'s line, or says which bound refuses it. */
+  push(subject: string, item: T): Refusal | undefined {
+    if (this.waitingOf(subject) >= this.limits.maxQueuedPerSubject) return 'subject'
+    if (this.#waiting >= this.limits.maxQueued) return 'queue'
+    const line = this.#lines.get(subject)
+    if (line) line.push(item)
+    else this.#lines.set(subject, [item])
+    this.#waiting++
+    return undefined
+  }
+
+  /**
+   * The next item, from the first subject in turn that is under its running share; that subject's turn
+   * then moves to the end. Counts the item as running until {@link done}.
+   */
+  take(): { subject: string; item: T } | undefined {
+    for (const [subject, line] of this.#lines) {
+      if (this.runningOf(subject) >= this.limits.maxRunningPerSubject) continue
+      const item = line.shift()!
+      this.#lines.delete(subject)
+      if (line.length > 0) this.#lines.set(subject, line)
+      this.#waiting--
+      this.#running.set(subject, this.runningOf(subject) + 1)
+      return { subject, item }
+    }
+    return undefined
+  }
+
+  /** A taken item of `subject` finished: its worker is free for the next turn. */
+  done(subject: string): void {
+    const n = this.runningOf(subject) - 1
+    if (n > 0) this.#running.set(subject, n)
+    else this.#running.delete(subject)
+  }
+
+  /** Removes and returns every waiting item (the queue is closing). */
+  drain(): T[] {
+    const all = [...this.#lines.values()].flat()
+    this.#lines.clear()
+    this.#waiting = 0
+    return all
+  }
+}

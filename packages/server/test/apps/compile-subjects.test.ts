@@ -1,0 +1,92 @@
+// display_component for two real subjects (tokens of the oidc-provider test issuer) over HTTP, on a
+// compile pool the test can read: the compile cache is per subject (bob never gets a hit from alice's
+// source, counted by compiles, not by time), and one subject's flood is answered BUSY with
+// retryAfterSeconds while the other's compile goes through.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
+import { createCompilePool, type CompilePool } from '../../src/apps/compile-pool.js'
+import type { AppServer, Listening } from '../../src/server/app-server.js'
+import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
+import { tempDir } from '../channel/temp-dir.js'
+
+type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> }
+type Caller = (name: string, args?: Record<string, unknown>) => Promise<Result>
+
+const COMPONENT = `import { xs } from 'duetkit'
+function Secret({ state }) { return <p>{state.text}</p> }
+Secret.initialState = { text: 'alice shows her salary review' }
+export default Secret
+`
+// 100,000 nested elements: esbuild needs ~20 s for them, so each holds its worker until the deadline.
+const SLOW = `export default () => ${'<b>'.repeat(100_000)}x${'</b>'.repeat(100_000)}\n`
+
+let issuer: TestIssuer
+let data: ReturnType<typeof tempDir>
+let pool: CompilePool
+let app: AppServer
+let listening: Listening
+const clients: Client[] = []
+
+async function as(subject: string): Promise<Caller> {
+  const token = await issuer.tokenFor(subject, { audience: listening.url! })
+  const client = new Client({ name: `test-${subject}`, version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(listening.url!), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  clients.push(client)
+  return (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<Result>
+}
+
+beforeAll(async () => {
+  issuer = await startIssuer()
+  data = tempDir('duet-compile-subjects-')
+  pool = createCompilePool({ workers: 2, maxQueued: 4, maxQueuedPerSubject: 2, compileLimits: { timeoutMs: 1500 } })
+  app = await createAgentAppsServer({ dataDir: data.dir, auth: { issuer: issuer.url }, compilePool: pool })
+  listening = await app.listen({ http: { port: 0 }, handleSignals: false })
+}, 60_000)
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => {})
+  await app?.close()
+  await pool?.close()
+  await issuer?.close()
+  data?.remove()
+})
+
+describe('display_component for two subjects', () => {
+  it("keeps the compile cache per subject: bob's display of alice's source compiles again, and each one's repeat is a hit", async () => {
+    const alice = await as('alice')
+    const bob = await as('bob')
+    const compiles = () => pool.stats().compiles
+    const before = compiles()
+    const shown = await alice('display_component', { source: COMPONENT })
+    expect(shown.isError, shown.content[0]?.text).toBeFalsy()
+    expect(compiles()).toBe(before + 1)
+    // The shell's get_render and a second display by alice find her compile.
+    const render = await alice('get_render', { channel_id: shown.structuredContent!.channel_id })
+    expect(render.structuredContent!.script).toContain('__duetMount')
+    expect((await alice('display_component', { source: COMPONENT })).isError).toBeFalsy()
+    expect(compiles()).toBe(before + 1)
+    // Bob sends the very same source: no hit on alice's entry, his own compile.
+    expect((await bob('display_component', { source: COMPONENT })).isError).toBeFalsy()
+    expect(compiles()).toBe(before + 2)
+    expect((await bob('display_component', { source: COMPONENT })).isError).toBeFalsy()
+    expect(compiles()).toBe(before + 2)
+  }, 60_000)
+
+  it("answers a subject's flood past its share BUSY with retryAfterSeconds, and serves the other subject meanwhile", async () => {
+    const alice = await as('alice')
+    const mallory = await as('mallory')
+    // One of mallory's runs (her share of two workers is one), two wait, the fourth is past her bound.
+    const flood = Array.from({ length: 3 }, (_, i) => mallory('display_component', { source: `${SLOW}// ${i}\n` }))
+    await expect.poll(() => pool.stats().queued, { timeout: 10_000 }).toBe(2)
+    const refused = await mallory('display_component', { source: `${SLOW}// 3\n` })
+    expect(refused.isError).toBe(true)
+    expect(refused.structuredContent!.error).toMatchObject({ code: 'BUSY', data: { queue: 'subject', limit: 2 } })
+    expect(refused.structuredContent!.error.data.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+    expect(refused.content[0]!.text).toMatch(/^BUSY: .*Retry in \d+ s/)
+    // Alice is not behind mallory's line: her compile runs on the worker mallory may not take.
+    const mine = await alice('display_component', { source: `export default () => <p>alice</p>\n` })
+    expect(mine.isError, mine.content[0]?.text).toBeFalsy()
+    // Mallory's admitted compiles were each answered by the deadline, not dropped.
+    for (const answer of await Promise.all(flood)) expect(answer.content[0]!.text).toMatch(/^COMPILE_ERROR: .*(limit of 1500 ms|limit of 256 MB)/)
+  }, 60_000)
+})

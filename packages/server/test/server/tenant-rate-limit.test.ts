@@ -1,0 +1,123 @@
+// The rate limit with two real subjects of the test issuer, over real HTTP: each subject has its own
+// buckets, made-up tool names make none (so they cannot push out a drained one), and initialize,
+// resources/* and prompts/* are counted too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServer, type AppServer, type RateLimitOptions } from '../../src/server/index.js'
+import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
+
+const MODERN = '2026-07-28'
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+}
+
+let issuer: TestIssuer
+const apps: AppServer[] = []
+
+async function serve(rateLimit: RateLimitOptions): Promise<string> {
+  const app = createAppServer({ name: 'limited', version: '1', auth: { issuer: issuer.url }, rateLimit })
+    .tool('echo', { description: 'Answers ok' }, async () => ({ content: [{ type: 'text', text: 'ok' }] }))
+    // A tool registered on the SDK server directly is counted too.
+    .configure((mcp) => mcp.registerTool('direct', { description: 'Answers ok' }, async () => ({ content: [{ type: 'text', text: 'ok' }] })))
+  apps.push(app)
+  return (await app.listen({ http: { port: 0 }, handleSignals: false })).url!
+}
+
+/** One modern (per-request) call of `method` as the holder of `token`; the answer's status. */
+async function call(url: string, token: string, method: string, params: Record<string, unknown> = {}): Promise<number> {
+  const name = typeof params.name === 'string' ? params.name : undefined
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name && { 'mcp-name': name }),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+  })
+  await res.body?.cancel()
+  return res.status
+}
+
+/** A 2025-era initialize (the server is stateless, so each is answered and forgotten). */
+async function initialize(url: string, token: string): Promise<number> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
+  })
+  await res.body?.cancel()
+  return res.status
+}
+
+beforeAll(async () => {
+  issuer = await startIssuer()
+})
+afterAll(async () => {
+  for (const app of apps) await app.close()
+  await issuer?.close()
+})
+
+describe('a rate limit that holds (two subjects, in memory)', () => {
+  it("keys buckets by subject: Alice's drained bucket leaves Bob's calls alone", async () => {
+    const url = await serve({ burst: 2, perSecond: 0.01 })
+    const alice = await issuer.tokenFor('alice', { audience: url })
+    const bob = await issuer.tokenFor('bob', { audience: url })
+    expect([await call(url, alice, 'tools/call', { name: 'echo' }), await call(url, alice, 'tools/call', { name: 'echo' })]).toEqual([200, 200])
+    expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(429)
+    expect(await call(url, bob, 'tools/call', { name: 'echo' })).toBe(200)
+    expect([await call(url, bob, 'tools/call', { name: 'direct' }), await call(url, bob, 'tools/call', { name: 'direct' })]).toEqual([200, 200])
+    expect(await call(url, bob, 'tools/call', { name: 'direct' })).toBe(429)
+  })
+
+  it('made-up tool names make no bucket, so they never push out the caller’s drained one', async () => {
+    const url = await serve({ burst: 1, perSecond: 0.01, maxBuckets: 4 })
+    const alice = await issuer.tokenFor('alice', { audience: url })
+    expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(200)
+    expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(429)
+    // Before, each name took a bucket and a full table dropped the oldest: Alice's drained one.
+    for (let i = 0; i < 20; i++) await call(url, alice, 'tools/call', { name: `made_up_${i}` })
+    expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(429)
+  })
+
+  it("a table full of other subjects' drained buckets refuses a newcomer rather than free one early", async () => {
+    const url = await serve({ burst: 1, perSecond: 0.01, maxBuckets: 2 })
+    const alice = await issuer.tokenFor('alice', { audience: url })
+    const bob = await issuer.tokenFor('bob', { audience: url })
+    const carol = await issuer.tokenFor('carol', { audience: url })
+    for (const token of [alice, bob]) expect(await call(url, token, 'tools/call', { name: 'echo' })).toBe(200)
+    expect(await call(url, carol, 'tools/call', { name: 'echo' })).toBe(429)
+    expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(429)
+    expect(await call(url, bob, 'tools/call', { name: 'echo' })).toBe(429)
+  })
+
+  it('counts initialize, resources/* and prompts/* per subject', async () => {
+    const url = await serve({ burst: 2, perSecond: 0.01 })
+    const alice = await issuer.tokenFor('alice', { audience: url })
+    const bob = await issuer.tokenFor('bob', { audience: url })
+    expect([await initialize(url, alice), await initialize(url, alice), await initialize(url, alice)]).toEqual([200, 200, 429])
+    expect(await initialize(url, bob)).toBe(200)
+    for (const method of ['resources/list', 'resources/read', 'prompts/list', 'prompts/get']) {
+      const params = method === 'resources/read' ? { uri: 'ui://nothing' } : method === 'prompts/get' ? { name: 'none' } : {}
+      const first = await call(url, alice, method, params)
+      expect(first, method).not.toBe(429)
+      expect(await call(url, alice, method, params), method).toBe(first)
+      expect(await call(url, alice, method, params), method).toBe(429)
+      // Bob gets the answer Alice got before her bucket ran dry (this server has no resources or prompts).
+      expect(await call(url, bob, method, params), method).toBe(first)
+    }
+  })
+
+  it('refuses a rate-limit store without take(), naming it', () => {
+    expect(() => createAppServer({ name: 'x', version: '1', rateLimit: { burst: 1, perSecond: 1, store: {} as never } })).toThrow(/rateLimit\.store/)
+  })
+})
