@@ -12,7 +12,7 @@ export function formatReport(report: CheckReport): string {
     ...report.notes.map((n) => `note: ${n}`),
     ...view.map(line),
     ...(server.length ? ['server:', ...server.map(line)] : []),
-    ...(report.stopped ? [`FAIL  stopped at step "${report.stopped.step}": ${report.stopped.reason}`] : []),
+    ...(report.stopped ? [`FAIL  run stopped: ${report.stopped.reason}`] : []),
     report.stopped
       ? `the run stopped at step "${report.stopped.step}"${failed ? `; ${failed} of ${report.checks.length} checks judged so far failed` : ''}`
       : failed
