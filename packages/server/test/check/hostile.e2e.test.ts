@@ -74,7 +74,9 @@ describe('duet check on hostile views and servers', () => {
     try {
       const r = await duet(['--server', server.url, '--tool', 'show'])
       expect(r.status).toBe(1)
-      expect(r.stdout).toMatch(/run stopped: step "resources\/read": the server's HTTP response went past \d+ bytes: the view is over --max-view-bytes \(5242880\); refused before the browser/)
+      expect(r.stdout).toMatch(
+        /run stopped: step "resources\/read": the server's HTTP response went past \d+ bytes: the view is over --max-view-bytes \(5242880\); refused before the browser/,
+      )
       expect(r.ms).toBeLessThan(TIMEOUT_S * 1000 + SLACK_MS)
     } finally {
       server.child.kill()
