@@ -149,6 +149,7 @@ describe('lifecycle MUSTs, judged from the message order', () => {
   })
   it('judges the ping answer', () => {
     expect(pingAnswered({ result: {} }, 3000)).toEqual([true, 'answered {}'])
+    expect(pingAnswered('skipped', 3000)[0]).toBe(true)
     expect(pingAnswered('timeout', 3000)).toEqual([false, 'ping got no answer in 3000 ms'])
     expect(pingAnswered({ error: { code: -32601, message: 'no' } }, 3000)).toEqual([false, 'ping answered with an error: -32601 no'])
   })
