@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { launchBrowser } from '../../../../test/support/browser.js'
-import { buildExample } from '../../../../test/support/build-example.js'
+import { exampleView } from '../../../../test/support/built.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import type { Listening } from '../../src/server/index.js'
 import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
@@ -51,7 +51,7 @@ const logs: string[] = []
 beforeAll(async () => {
   if (!existsSync(join(MCPJAM, 'dist/server/index.js')))
     throw new Error(`MCPJam Inspector is not installed: run npm ci --prefix test/mcpjam (looked in ${MCPJAM})`)
-  const html = await buildExample('forecast')
+  const html = exampleView('forecast')
   mkdirSync(FORECAST_DIST, { recursive: true })
   writeFileSync(join(FORECAST_DIST, 'index.html'), html)
   // @ts-expect-error the example is JavaScript without declarations
