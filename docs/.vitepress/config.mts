@@ -12,6 +12,8 @@ export default defineConfig({
   lastUpdated: false,
   srcExclude: ['samples/**', 'test/**'],
   markdown: {
+    // Pages are plain Markdown: `<channel_id>` in prose is text, not an HTML element.
+    html: false,
     // Inline code is shown as written: Vue would otherwise read `{{ … }}` in it (JSX's data={{ … }}) as a template.
     config(md) {
       const inline = md.renderer.rules.code_inline
@@ -30,8 +32,10 @@ export default defineConfig({
       {
         text: 'Guide',
         items: [
+          { text: 'Quick start', link: '/guide/quick-start' },
           { text: 'Your first app', link: '/guide/first-app' },
-          { text: 'Components and DOM sources', link: '/guide/components' },
+          { text: 'Components', link: '/guide/components' },
+          { text: 'DOM sources and testing', link: '/guide/dom-and-testing' },
           { text: 'The MCP driver', link: '/guide/mcp-driver' },
           { text: 'Typed views', link: '/guide/typed-views' },
           { text: 'Channels', link: '/guide/channels' },

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const BIN = fileURLToPath(new URL('../bin/duet.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../cli/bin/duet.js', import.meta.url))
 const HOSTILE = fileURLToPath(new URL('../test/check/fixtures/hostile-server.mjs', import.meta.url))
 const NORMAL_VIEW = fileURLToPath(new URL('../../../examples/forecast/dist/index.html', import.meta.url))
 const HUGE_BYTES = 200_000_000

@@ -170,12 +170,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     // A browser handed in (a test run's shared Chromium) is used as it is and left open.
     const chromium = options.browser
       ? { browser: options.browser, note: undefined, close: async () => {} }
-      : await steps.run(
-          'launch browser',
-          'headless Chromium to start',
-          () => launchChromium(options.chromiumPath, options.loadPlaywright, options.noSandbox),
-          { blame: 'environment', ms: Math.max(steps.stepMs, LAUNCH_MS) },
-        )
+      : await steps.run('launch browser', 'headless Chromium to start', () => launchChromium(options.chromiumPath, options.loadPlaywright, options.noSandbox), {
+          blame: 'environment',
+          ms: Math.max(steps.stepMs, LAUNCH_MS),
+        })
     cleanup.push(() => chromium.close())
     if (chromium.note) notes.push(chromium.note)
     const recording = await drive(chromium.browser, host, steps, {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
-import { bundle } from '../server/build-fixture.js'
+import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 
 let bin: string
@@ -13,12 +13,11 @@ let store: ChannelStore
 const data = tempDir('duet-channel-notify-')
 
 beforeAll(async () => {
-  bin = await bundle(fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)), 'duet-bin-notify')
+  bin = builtDuetCli()
   store = await openChannelStore({ dataDir: data.dir })
 })
 afterAll(async () => {
   await store.dispose()
-  if (bin) rmSync(bin, { force: true })
   data.remove()
 })
 
@@ -94,9 +93,9 @@ describe('duet notify', () => {
   })
 })
 
-describe("the README's terminal loop (duet wait --follow + duet notify)", () => {
-  it('answers each message the app sends, run as printed in the README', { timeout: 60_000 }, async () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8')
+describe("the channels guide's terminal loop (duet wait --follow + duet notify)", () => {
+  it('answers each message the app sends, run as printed in the guide', { timeout: 60_000 }, async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../../docs/guide/channels.md', import.meta.url)), 'utf8')
     const section = readme.slice(readme.indexOf('A terminal can play the agent too'))
     const loop = /```sh\n([\s\S]*?)```/.exec(section)?.[1]
     expect(loop).toContain('duet notify "$CH"')

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rawView } from './fixtures/raw-view.js'
 
-const BIN = fileURLToPath(new URL('../../bin/duet.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url))
 // The run's deadline given to each check, and what the test allows on top (process start, cleanup).
 const TIMEOUT_S = 45
