@@ -34,6 +34,18 @@ it('shows the result, refreshes, and tells the model what the user picked', asyn
   expect(t.requests('MCP').at(-1)).toEqual({ updateModelContext: { city: 'Oslo', selectedDay: days[1] } })
 })
 
+it('after a refresh, tells the model the old pick is gone', async () => {
+  t = renderComponent(App)
+  t.simulateAction('HOST', everything)
+  t.simulateAction('INPUT', { city: 'Oslo' })
+  await t.simulateAction('RESULT', { content: [], structuredContent: { city: 'Oslo', days } })
+  await t.simulateEvent('.day', 'click', { data: { date: 'Tue' } })
+  await t.simulateEvent('.refresh', 'click')
+  await t.respond('MCP', { content: [], structuredContent: { city: 'Oslo', days } }, 'RESULT')
+  expect(t.state.selected).toBe(null)
+  expect(t.requests('MCP').at(-1)).toEqual({ updateModelContext: { city: 'Oslo', selectedDay: null } })
+})
+
 it('offers model context, questions and downloads only when the host has them', async () => {
   t = renderComponent(App)
   await t.simulateAction('HOST', { ...everything, hostCapabilities: {} })

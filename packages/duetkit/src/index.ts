@@ -1,3 +1,4 @@
+/** @module duetkit */
 // The view runtime: components, run, and what drivers need.
 export { run } from './dom/run.js'
 export type { RunOptions, RunningApp } from './dom/run.js'

@@ -1,3 +1,4 @@
+/** @module @duetkit/server/check */
 // @duetkit/server/check: `duet check` as a library: one view checked in headless Chromium behind the
 // dev host's sandbox. Needs the playwright-core peer, loaded when a check starts.
 export { runCheck, type CheckOptions, type CheckReport } from './check/run-check.js'

@@ -1,3 +1,4 @@
+/** @module @duetkit/server */
 // @duetkit/server: the server core. MCP servers whose tools come with interactive views, served over
 // stdio and HTTP, with authorization, view state and the one error model. It loads no channel store,
 // no agent-apps room, no dev host and no check: those are the entry points `@duetkit/server/channels`,

@@ -1,3 +1,4 @@
+/** @module duetkit/mcp */
 // The MCP Apps driver: the view side of MCP Apps, written without the MCP SDK or zod.
 export { makeMcpAppDriver } from './driver.js'
 export type { McpAppDriverOptions, McpErrorReply, DisplayMode } from './driver.js'

@@ -1,7 +1,8 @@
 /**
- * @module duetkit/protocol — what the view side and the server side of Duet agree on, in one module
- * with no dependencies: channel ids and keys, JSON helpers, the error base and its codes, the host capability each
+ * What the view and the server share, with no dependencies: channel ids and keys, JSON helpers, the error base and its codes, the host capability each
  * view request needs, log levels.
+ *
+ * @module duetkit/protocol
  */
 export { CHANNEL_META_KEY, CHANNEL_ID_PATTERN, MINTED_CHANNEL_PREFIX, isChannelId } from './channel.js'
 export { isObject } from './json.js'

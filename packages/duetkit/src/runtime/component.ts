@@ -33,7 +33,10 @@ export type ComponentStatics<State, Props, D, I, Extra> = {
  * )
  */
 export function component<State, Props = NoProps, D = Drivers, Extra = NoProps>() {
-  return <I extends Record<string, ActionStream> = NoProps>(
+  // The default is what `I` becomes when the call has an error elsewhere: TypeScript then re-infers without
+  // the (context-sensitive) intent. Untyped actions there keep one wrong model entry from collapsing the
+  // component's actions, which would add errors at every use of it (a test's simulateAction) to the real one.
+  return <I extends Record<string, ActionStream> = Record<string, ActionStream>>(
     view: (args: ViewArgs<State, Props>) => VNode | null,
     statics: ComponentStatics<State, Props, D, I, Extra>,
   ): Component<State, Props, D, ActionsFrom<I> & Extra> => Object.assign(view, statics) as Component<State, Props, D, ActionsFrom<I> & Extra>

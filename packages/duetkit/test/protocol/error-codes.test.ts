@@ -9,14 +9,11 @@ import { DuetError as FromMcp } from 'duetkit/mcp'
 const repo = (path: string) => fileURLToPath(new URL(`../../../../${path}`, import.meta.url))
 const codes = Object.keys(ErrorCodes) as ErrorCode[]
 
-/** The codes in the first column of the README's "## Errors" table, in order. */
+/** The codes in the first column of the error table (the docs' reference/errors.md), in order. */
 function documentedCodes(): string[] {
-  const readme = readFileSync(repo('README.md'), 'utf8')
-  const start = readme.indexOf('\n## Errors\n')
-  expect(start, 'README.md has a "## Errors" section').toBeGreaterThan(-1)
-  const end = readme.indexOf('\n## ', start + 1)
-  const section = readme.slice(start, end === -1 ? undefined : end)
-  return [...section.matchAll(/^\| `([A-Z_]+)` +\|/gm)].map((m) => m[1])
+  const page = readFileSync(repo('docs/reference/errors.md'), 'utf8')
+  expect(page.startsWith('# Errors'), 'docs/reference/errors.md is the error page').toBe(true)
+  return [...page.matchAll(/^\| `([A-Z_]+)` +\|/gm)].map((m) => m[1])
 }
 
 /** Every `.js`/`.ts` file under `dir`, recursively. */
@@ -32,7 +29,7 @@ describe('one vocabulary of error codes', () => {
     expect(Object.isFrozen(ErrorCodes)).toBe(true)
   })
 
-  it("documents every code exactly once in README.md's Errors table, and no code that does not exist", () => {
+  it("documents every code exactly once in the docs' error table, and no code that does not exist", () => {
     const documented = documentedCodes()
     expect(
       documented.filter((c, i) => documented.indexOf(c) !== i),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import type { Browser } from 'playwright-core'
+import type { Browser, BrowserServer } from 'playwright-core'
 import { DuetError } from 'duetkit/protocol'
 import { missingPackage } from '../channel/optional-peer.js'
 
@@ -7,7 +7,7 @@ import { missingPackage } from '../channel/optional-peer.js'
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium'
 
 // Chromium dials out for updates and sync unless told not to; on closed networks that only adds noise.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+const FLAGS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
 type Playwright = typeof import('playwright-core')
 
@@ -43,9 +43,40 @@ export function chromiumPath(option?: string, env: NodeJS.ProcessEnv = process.e
   return path
 }
 
+/** Chromium's sandbox stays on unless asked off, or the process runs as root (where Chromium refuses to start with it). */
+export function sandboxFlags(noSandbox: boolean, uid: number | undefined = process.getuid?.()): { args: string[]; note?: string } {
+  if (noSandbox) return { args: ['--no-sandbox'], note: "Chromium's sandbox is off (--no-sandbox)" }
+  if (uid === 0) return { args: ['--no-sandbox'], note: "Chromium's sandbox is off: running as root, where Chromium cannot start with it" }
+  return { args: [] }
+}
+
+/** A running headless Chromium: the browser, and a kill that works even when it stopped answering. */
+export interface LaunchedChromium {
+  browser: Browser
+  note?: string
+  /** Closes the browser, and kills its process if closing does not end it within 3 s. */
+  close(): Promise<void>
+}
+
 /** Launches headless Chromium through playwright-core; both must be present (see above). */
-export async function launchChromium(option?: string, load?: () => Promise<unknown>): Promise<Browser> {
+export async function launchChromium(option?: string, load?: () => Promise<unknown>, noSandbox = false): Promise<LaunchedChromium> {
   const executablePath = chromiumPath(option)
   const { chromium } = await importPlaywright(load)
-  return chromium.launch({ executablePath, headless: true, args: FLAGS })
+  const sandbox = sandboxFlags(noSandbox)
+  // A browser server, not chromium.launch: it hands out the process, which a hung page cannot keep alive.
+  const server: BrowserServer = await chromium.launchServer({ executablePath, headless: true, args: [...FLAGS, ...sandbox.args] })
+  try {
+    const browser = await chromium.connect(server.wsEndpoint())
+    return {
+      browser,
+      note: sandbox.note,
+      async close() {
+        const closed = await Promise.race([server.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 3000))])
+        if (!closed) await server.kill()
+      },
+    }
+  } catch (err) {
+    await server.kill()
+    throw err
+  }
 }

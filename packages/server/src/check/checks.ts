@@ -1,15 +1,34 @@
 import type { HostPreset } from '../dev/presets.js'
 import { capabilityFault } from './capabilities.js'
 import { jsonRpcFault } from './jsonrpc-shape.js'
+import { handshakeOrder, pingAnswered, quietAfterTeardown, uniqueIds } from './lifecycle.js'
 import type { RecordedMessage, TeardownAnswer } from './page/contract.js'
+import { mimeType, resourceUris, type ServerSample, securityMeta, visibilities } from './server-meta.js'
 
-/** The checks `duet check` runs, in the order it reports them. */
-export const CHECK_IDS = ['handshake', 'size', 'jsonrpc', 'capabilities', 'sibling', 'teardown', 'console', 'csp', 'render'] as const
-export type CheckId = (typeof CHECK_IDS)[number]
+/** The checks `duet check` runs on the view, in the order it reports them. */
+export const CHECK_IDS = [
+  'handshake',
+  'order',
+  'size',
+  'jsonrpc',
+  'ids',
+  'capabilities',
+  'ping',
+  'sibling',
+  'teardown',
+  'after-teardown',
+  'console',
+  'csp',
+  'render',
+] as const
+/** The checks on the server's metadata (a group of their own), when a server is checked. */
+export const SERVER_CHECK_IDS = ['resource-uri', 'visibility', 'mime-type', 'security-meta'] as const
+export type CheckId = (typeof CHECK_IDS)[number] | (typeof SERVER_CHECK_IDS)[number]
 
 /** One check's verdict: `reason` says what failed, or briefly what was seen when it passed. */
 export interface CheckResult {
   id: CheckId
+  group: 'view' | 'server'
   title: string
   pass: boolean
   reason: string
@@ -44,6 +63,9 @@ export interface Recording {
   forgedIds: readonly string[]
   /** Messages the sibling frame received back. */
   forgedReplies: unknown[]
+  /** The view's answer to the host's ping, and how long the host waited. */
+  ping: TeardownAnswer | 'skipped'
+  pingMs: number
   teardown: TeardownAnswer | 'skipped'
   console: ConsoleEntry[]
   render: RenderSample[]
@@ -51,14 +73,22 @@ export interface Recording {
 
 const TITLES: Record<CheckId, string> = {
   handshake: 'handshake and protocol version',
+  order: 'handshake order',
   size: 'size reported',
   jsonrpc: 'strict JSON-RPC',
+  ids: 'request ids never reused',
   capabilities: 'requests only for advertised capabilities',
+  ping: 'ping answered',
   sibling: 'forged message from a sibling frame ignored',
   teardown: 'teardown answered',
+  'after-teardown': 'nothing sent after teardown',
   console: 'no console errors',
   csp: 'no CSP violations',
   render: 'renders in light and dark',
+  'resource-uri': 'tool resourceUri is ui://',
+  visibility: 'tool visibility values',
+  'mime-type': 'resource MIME type',
+  'security-meta': 'CSP and permissions metadata',
 }
 
 const PROXY_READY = 'ui/notifications/sandbox-proxy-ready'
@@ -67,13 +97,17 @@ const PROXY_READY = 'ui/notifications/sandbox-proxy-ready'
 export function evaluateChecks(r: Recording): CheckResult[] {
   // What the view sent: everything that came up through the proxy except the proxy's own hello.
   const fromView = r.messages.filter((m) => m.dir === 'view->host' && method(m.message) !== PROXY_READY).map((m) => m.message)
-  const verdicts: Record<CheckId, [boolean, string]> = {
+  const verdicts: Record<(typeof CHECK_IDS)[number], [boolean, string]> = {
     handshake: handshake(fromView, r),
+    order: handshakeOrder(r.messages),
     size: size(fromView),
     jsonrpc: strict(fromView, r),
+    ids: uniqueIds(r.messages),
     capabilities: capabilities(fromView, r.preset),
+    ping: pingAnswered(r.ping, r.pingMs),
     sibling: sibling(fromView, r),
     teardown: teardown(r.teardown),
+    'after-teardown': quietAfterTeardown(r.messages),
     console: entries(
       r.console.filter((e) => e.kind !== 'csp'),
       'console error',
@@ -84,7 +118,18 @@ export function evaluateChecks(r: Recording): CheckResult[] {
     ),
     render: render(r.render),
   }
-  return CHECK_IDS.map((id) => ({ id, title: TITLES[id], pass: verdicts[id][0], reason: verdicts[id][1] }))
+  return CHECK_IDS.map((id) => ({ id, group: 'view', title: TITLES[id], pass: verdicts[id][0], reason: verdicts[id][1] }))
+}
+
+/** Judges the server's metadata, one result per check in {@link SERVER_CHECK_IDS} order. */
+export function evaluateServerChecks(s: ServerSample): CheckResult[] {
+  const verdicts: Record<(typeof SERVER_CHECK_IDS)[number], [boolean, string]> = {
+    'resource-uri': resourceUris(s.tools),
+    visibility: visibilities(s.tools),
+    'mime-type': mimeType(s.content),
+    'security-meta': securityMeta(s.content),
+  }
+  return SERVER_CHECK_IDS.map((id) => ({ id, group: 'server', title: TITLES[id], pass: verdicts[id][0], reason: verdicts[id][1] }))
 }
 
 function method(message: unknown): string | undefined {

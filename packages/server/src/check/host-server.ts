@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { DuetError } from 'duetkit/protocol'
 import { readBuiltAsset } from '../server/built-asset.js'
-import type { ServerConnection } from '../dev/connections.js'
 import { closeServer, readBody, sendError, sendJson, sendText } from '../dev/local-http.js'
 import { createSandboxHandler } from '../dev/sandbox.js'
+import type { CheckServer } from './server-client.js'
 
 /** The check's two origins on 127.0.0.1: the host page (with the dev page's `/api/rpc`) and the dev host's sandbox proxy. */
 export interface CheckHost {
@@ -24,7 +24,7 @@ const FORWARDED = new Set(['tools/call', 'resources/read', 'resources/list', 're
  * page's `rpc()` expects, forwarding the view's requests to `connection` (none for a bare HTML file,
  * whose requests then fail as a host without that server would fail them).
  */
-export async function startCheckHost(connection: ServerConnection | null): Promise<CheckHost> {
+export async function startCheckHost(connection: Pick<CheckServer, 'tool' | 'request'> | null): Promise<CheckHost> {
   const script = readBuiltAsset('check-page.js')
   let hostPort = 0
   let sandboxPort = 0
@@ -59,7 +59,7 @@ export async function startCheckHost(connection: ServerConnection | null): Promi
 }
 
 // The view's own requests, as the dev host forwards them: only tools whose visibility includes "app".
-async function forward(connection: ServerConnection | null, raw: string): Promise<unknown> {
+async function forward(connection: Pick<CheckServer, 'tool' | 'request'> | null, raw: string): Promise<unknown> {
   let body: { method?: unknown; params?: unknown }
   try {
     body = JSON.parse(raw)

@@ -4,6 +4,7 @@ import type { Command } from './command.js'
 const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.js')).serve,
   wait: async () => (await import('./wait.js')).wait,
+  notify: async () => (await import('./notify.js')).notify,
   dev: async () => (await import('./dev.js')).dev,
   check: async () => (await import('./check.js')).check,
 }

@@ -61,12 +61,15 @@ export function spawnWait(
   dataDir: string,
   timeoutSeconds = 60,
 ): Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }> {
+  return spawnDuet(['wait', id, '--data-dir', dataDir, '--timeout', String(timeoutSeconds)])
+}
+
+/** Runs the built `duet` bin with `args` and resolves when it exits, with what it printed. */
+export function spawnDuet(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }> {
   return duetBin().then(
     (file) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [file, 'wait', id, '--data-dir', dataDir, '--timeout', String(timeoutSeconds)], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
+        const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
         let stdout = ''
         let stderr = ''
         child.stdout!.on('data', (c) => (stdout += c))

@@ -5,7 +5,7 @@ import { SHELL_URI } from '../../src/apps/display-shell.js'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import type { HostPage } from '../../../../test/support/host/index.js'
 import { tempDataDir } from './harness.js'
-import { askAbout, connectHttp, deliverToolCall, openServerView, shotPath, spawnWait, startServe, type RunningServe } from './display-e2e-harness.js'
+import { askAbout, connectHttp, deliverToolCall, openServerView, shotPath, spawnDuet, spawnWait, startServe, type RunningServe } from './display-e2e-harness.js'
 
 // The whole loop in real parts: a `duet serve` process, the SDK client as the agent, Chromium with the
 // official AppBridge as host (forwarding the view's tool calls to the same server), and `duet wait`.
@@ -121,6 +121,25 @@ describe('display_ui_to_user end to end', () => {
     expect(contentHeight).toBeGreaterThan(300)
     expect(await frame.evaluate(() => document.title)).toBe('Report questions')
     await host.page.screenshot({ path: shotPath('display-ui-to-user'), fullPage: true })
+  })
+
+  it('a terminal answers the app: duet wait wakes it, duet notify sends the answer the view shows', { timeout: 90_000 }, async () => {
+    const { frame, channel } = await show('display_ui_to_user', { html: ASK_FRAGMENT, title: 'Terminal answers' })
+    const watcher = spawnWait(channel, tmp.dir)
+    await frame.waitForSelector('#send')
+    await frame.fill('#question', 'Ship it?')
+    await frame.click('#send')
+    expect((await watcher).code).toBe(0)
+
+    const sent = await spawnDuet(['notify', channel, 'answer', '{"text":"Yes, from the terminal."}', '--data-dir', tmp.dir, '--json'])
+    expect(sent.code).toBe(0)
+    expect(JSON.parse(sent.stdout)).toEqual({ channel_id: channel, id: expect.any(String) })
+    // The view polled this channel already, so no typo hint.
+    expect(sent.stderr).toBe('')
+    await frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'Yes, from the terminal.', undefined, { timeout: 20_000 })
+    // The question is still queued for the agent: notify only sends, it reads nothing.
+    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel } })) as any
+    expect(polled.structuredContent.messages.map((m: { event: string }) => m.event)).toEqual(['ask'])
   })
 
   it('works when the host strips _meta: fragment from the tool input, channel from structuredContent', { timeout: 60_000 }, async () => {

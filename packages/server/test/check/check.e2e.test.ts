@@ -39,7 +39,7 @@ describe('duet check <view.html> with injected bugs', () => {
 
   it('catches a view that never sends initialized, in the handshake check only', async () => {
     // The view never initializes whatever the wait: 3 s instead of the default 10 s.
-    const report = await checkFixture('no-initialized', { initTimeoutMs: 3000 })
+    const report = await checkFixture('no-initialized', { stepTimeoutMs: 3000 })
     expect(failed(report)).toEqual(['handshake'])
     expect(reason(report, 'handshake')).toMatch(/never sent ui\/notifications\/initialized/)
   })

@@ -25,8 +25,8 @@ describe('duet check (the CLI)', () => {
     const r = duet([join(dir, 'good.html')])
     expect(r.status).toBe(0)
     const lines = r.stdout.trim().split('\n')
-    expect(lines.filter((l) => l.startsWith('PASS  '))).toHaveLength(9)
-    expect(lines.at(-1)).toBe('all 9 checks passed')
+    expect(lines.filter((l) => l.startsWith('PASS  '))).toHaveLength(13)
+    expect(lines.at(-1)).toBe('all 13 checks passed')
   })
 
   it('exits 1 with --json naming the failed check and its reason', () => {
@@ -35,7 +35,7 @@ describe('duet check (the CLI)', () => {
     const report = JSON.parse(r.stdout)
     expect(report.pass).toBe(false)
     expect(report.checks.filter((c: { pass: boolean }) => !c.pass)).toEqual([
-      { id: 'jsonrpc', title: 'strict JSON-RPC', pass: false, reason: 'extra member "timestamp"' },
+      { id: 'jsonrpc', group: 'view', title: 'strict JSON-RPC', pass: false, reason: 'extra member "timestamp"' },
     ])
   })
 
@@ -47,9 +47,12 @@ describe('duet check (the CLI)', () => {
     )
   })
 
-  it('refuses a bad command line before starting anything', () => {
+  it('refuses a bad command line before starting anything, with exit 2 (could not run)', () => {
     const r = duet(['--stdio', 'node server.js'])
-    expect(r.status).toBe(1)
-    expect(r.stderr).toBe('duet: --tool NAME: which app tool to call\n')
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe('duet check: --tool NAME: which app tool to call\n')
+    const bad = duet(['v.html', '--timeout', 'soon'])
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toBe('duet check: --timeout soon: give seconds, a number above 0 and at most 86400\n')
   })
 })

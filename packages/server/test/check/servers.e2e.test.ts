@@ -80,7 +80,13 @@ describe.skipIf(!officialInstalled)('duet check on the official ext-apps example
         browser,
       })
       expect(report.checks.filter((c) => !c.pass)).toEqual([
-        { id: 'csp', title: 'no CSP violations', pass: false, reason: expect.stringMatching(/^1 CSP violation, first: CSP blocked eval \(script-src\)/) },
+        {
+          id: 'csp',
+          group: 'view',
+          title: 'no CSP violations',
+          pass: false,
+          reason: expect.stringMatching(/^1 CSP violation, first: CSP blocked eval \(script-src\)/),
+        },
       ])
       expect(report.pass).toBe(false)
     })

@@ -38,5 +38,7 @@ export interface CheckPageApi {
   setTheme(theme: 'light' | 'dark'): void
   /** Posts each message to the view from a sibling frame of the host page. */
   forge(messages: unknown[]): void
+  /** Sends the view an MCP `ping` and waits at most `ms` for its answer. */
+  ping(ms: number): Promise<TeardownAnswer>
   teardown(ms: number): Promise<TeardownAnswer>
 }

@@ -1,7 +1,12 @@
 // The `duet check` host page: the dev host's own mountApp (sandbox proxy, official AppBridge,
 // handlers only for what the preset advertises) driven step by step by the check runner through
 // `window.__duetCheck`, recording every message that crosses the frame boundary.
-import type { McpUiHostContext, McpUiResourceCsp, McpUiResourcePermissions } from '@modelcontextprotocol/ext-apps/app-bridge'
+import {
+  type McpUiHostContext,
+  type McpUiResourceCsp,
+  type McpUiResourcePermissions,
+  McpUiResourceTeardownResultSchema,
+} from '@modelcontextprotocol/ext-apps/app-bridge'
 import { mountApp, type MountedApp } from '../../dev/page/app-frame.js'
 import type { HostPreset } from '../../dev/presets.js'
 import type { CheckPageApi, MountConfig, RecordedMessage } from './contract.js'
@@ -81,6 +86,17 @@ const api: CheckPageApi = {
       for (const m of ${payload}) view.postMessage(m, '*');
     </script>`
     document.body.appendChild(sibling)
+  },
+  async ping(ms) {
+    // A plain MCP ping, as a host may send any time after initialized; the view MUST answer it.
+    const bridge = app().bridge as unknown as { request(r: { method: string; params: object }, schema: unknown): Promise<unknown> }
+    return await within(
+      bridge.request({ method: 'ping', params: {} }, McpUiResourceTeardownResultSchema).then(
+        (result) => ({ result }),
+        (err: { code?: unknown; message?: string }) => ({ error: { code: err.code, message: err.message ?? String(err) } }),
+      ),
+      ms,
+    )
   },
   async teardown(ms) {
     const answer = await within(

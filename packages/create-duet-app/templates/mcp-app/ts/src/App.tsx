@@ -116,10 +116,14 @@ const App = component<State, NoProps, McpDrivers<ForecastServer, 'get_forecast'>
       }),
       INPUT: (state, { city }) => ({ ...state, city, status: 'loading', error: null }),
       // a failed result shows its error, not an empty card
-      RESULT: (state, result) =>
-        result.isError
-          ? { ...state, status: 'error', error: errorText(result), days: [], selected: null }
-          : { ...state, status: 'ready', error: null, days: result.structuredContent?.days ?? [], selected: null },
+      RESULT: {
+        STATE: (state, result) =>
+          result.isError
+            ? { ...state, status: 'error', error: errorText(result), days: [], selected: null }
+            : { ...state, status: 'ready', error: null, days: result.structuredContent?.days ?? [], selected: null },
+        // new days clear the pick: the model must not go on reading the old day as the user's choice
+        MCP: (state) => (state.selected && state.offers.context ? { updateModelContext: { city: state.city, selectedDay: null } } : undefined),
+      },
       FAILED: (state, { error }) => ({ ...state, status: 'error', error }),
       // offer full screen only where the host has it
       CONTEXT: (state, context) => ({
