@@ -221,7 +221,8 @@ describe('options checked up front', () => {
 })
 
 describe('rate limit per caller and per tool', () => {
-  const app = makeServer({ rateLimit: { burst: 2, perSecond: 4 } })
+  // One token a second: slow enough that no refill lands between the three quick calls, even on a loaded machine.
+  const app = makeServer({ rateLimit: { burst: 2, perSecond: 1 } })
   let url: string
   beforeAll(async () => {
     url = (await app.listen({ http: { port: 0 }, handleSignals: false })).url!
@@ -244,8 +245,8 @@ describe('rate limit per caller and per tool', () => {
     // Another subject has its own bucket, and so has another tool of the same subject.
     expect((await call('dave:')).status).toBe(200)
     expect((await call('carol:admin', 'admin_only')).status).toBe(200)
-    // 4 per second: one call is back after 250 ms.
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // 1 per second: one call is back after a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
     expect((await call('carol:')).status).toBe(200)
     expect((await call('carol:')).status).toBe(429)
   })
