@@ -1,36 +1,15 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { serveRun } from './serve-run.js'
 
 // `duet serve`'s HTTP flags, through the real bin: --allow-origin (repeatable) and --sessions.
 
-const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-serve-flags-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-interface Run {
-  url?: string
-  code?: number | null
-  stderr: string
-  stop(): void
-}
-
-function serve(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--data-dir', dataDir], { stdio: ['ignore', 'ignore', 'pipe'] })
-  return new Promise((resolve) => {
-    let stderr = ''
-    const stop = () => child.kill('SIGTERM')
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk
-      const match = stderr.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/)
-      if (match) resolve({ url: match[1]!, stderr, stop })
-    })
-    child.once('exit', (code) => resolve({ code, stderr, stop }))
-  })
-}
+const serve = (args: string[]) => serveRun(args, dataDir)
 
 /** A 2025-era initialize, as a client opens a session with. */
 const initialize = (url: string, headers: Record<string, string> = {}) =>

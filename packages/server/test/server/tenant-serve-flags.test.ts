@@ -1,35 +1,14 @@
 // duet serve's per-user session limits and --auth-jwt-types, through the real bin.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { builtDuetCli } from '../../../../test/support/built.js'
+import { serveRun } from './serve-run.js'
 
-const BIN = builtDuetCli()
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-tenant-flags-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-interface Run {
-  url?: string
-  code?: number | null
-  stderr: string
-  stop(): void
-}
-
-function serve(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--data-dir', dataDir], { stdio: ['ignore', 'ignore', 'pipe'] })
-  return new Promise((resolve) => {
-    let stderr = ''
-    const stop = () => child.kill('SIGTERM')
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk
-      const match = stderr.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/)
-      if (match) resolve({ url: match[1]!, stderr, stop })
-    })
-    child.once('exit', (code) => resolve({ code, stderr, stop }))
-  })
-}
+const serve = (args: string[]) => serveRun(args, dataDir)
 
 const post = (url: string, body: object, headers: Record<string, string> = {}) =>
   fetch(url, {
