@@ -59,7 +59,7 @@ export class ServerConnection {
   /** Starts connecting and the watch loop; resolves once the first attempt has settled either way. */
   async start(): Promise<void> {
     await this.connect()
-    this.timer = setInterval(() => void this.tick(), this.options.pollMs)
+    if (!this.closed) this.timer = setInterval(() => void this.tick(), this.options.pollMs)
   }
 
   snapshot(): ServerState {
@@ -141,10 +141,18 @@ export class ServerConnection {
     return this.state.tools.find((t) => t.name === name)
   }
 
+  /** Stops the watch loop and drops the client; a request or tick still on its way reports nothing after this. */
   async close(): Promise<void> {
     this.closed = true
     if (this.timer) clearInterval(this.timer)
+    this.timer = null
     await this.dropClient()
+  }
+
+  // Closing the client fails whatever it still had in flight (a tick's ping, a watched read); those failures
+  // are the close itself, not news for a page that is going away too.
+  private emit(event: ConnectionEvent): void {
+    if (!this.closed) this.options.emit(event)
   }
 
   private watch(uri: string, result: unknown): void {
@@ -152,8 +160,9 @@ export class ServerConnection {
   }
 
   private set(patch: Partial<ServerState>): void {
+    if (this.closed) return
     this.state = { ...this.state, ...patch }
-    this.options.emit({ type: 'state', state: this.state })
+    this.emit({ type: 'state', state: this.state })
   }
 
   private async connect(): Promise<void> {
@@ -166,7 +175,7 @@ export class ServerConnection {
       await client.connect(transport)
       this.traceTransport(transport)
       client.setNotificationHandler('notifications/message', (n) => {
-        this.options.emit({ type: 'log', server: this.id, source: 'server', level: n.params.level, data: n.params.data })
+        this.emit({ type: 'log', server: this.id, source: 'server', level: n.params.level, data: n.params.data })
       })
       const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' })
       if (this.closed || attempt !== this.attempts) {
@@ -191,7 +200,7 @@ export class ServerConnection {
     // The configured command only, with arguments as given: never through a shell.
     const stdio = new StdioClientTransport({ command: this.spec.command, args: this.spec.args, stderr: 'pipe' })
     stdio.stderr?.on('data', (chunk: Buffer) => {
-      this.options.emit({ type: 'log', server: this.id, source: 'stderr', level: 'info', data: chunk.toString('utf8') })
+      this.emit({ type: 'log', server: this.id, source: 'stderr', level: 'info', data: chunk.toString('utf8') })
     })
     return stdio
   }
@@ -209,7 +218,7 @@ export class ServerConnection {
         const headers = Object.fromEntries(
           ['www-authenticate', 'retry-after'].flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)]] : [])),
         )
-        this.options.emit({
+        this.emit({
           type: 'trace',
           server: this.id,
           dir: 'server->host',
@@ -230,7 +239,7 @@ export class ServerConnection {
     transport.send = async (message, opts) => {
       const m = message as { id?: unknown; method?: string }
       if (this.ticking && m.id !== undefined && (m.method === 'ping' || m.method === 'resources/read')) this.background.add(m.id)
-      else this.options.emit({ type: 'trace', server: this.id, dir: 'host->server', message })
+      else this.emit({ type: 'trace', server: this.id, dir: 'host->server', message })
       return send(message, opts)
     }
     const receive = transport.onmessage
@@ -240,13 +249,13 @@ export class ServerConnection {
         receive?.(message, extra)
         return
       }
-      this.options.emit({ type: 'trace', server: this.id, dir: 'server->host', message })
+      this.emit({ type: 'trace', server: this.id, dir: 'server->host', message })
       receive?.(message, extra)
     }
   }
 
   private fail(err: unknown): void {
-    if (this.state.status === 'error') return
+    if (this.closed || this.state.status === 'error') return
     void this.dropClient()
     this.set({ status: 'error', error: describe(err) })
   }
@@ -297,7 +306,7 @@ export class ServerConnection {
       }
       this.settling.delete(uri)
       this.watched.set(uri, after)
-      this.options.emit({ type: 'resource-changed', server: this.id, uri })
+      this.emit({ type: 'resource-changed', server: this.id, uri })
     }
   }
 }

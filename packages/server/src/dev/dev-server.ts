@@ -71,10 +71,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const viteProject = options.watch === undefined ? undefined : findViteProject(options.watch)
   const script = readBuiltAsset('dev-page.js')
 
+  // The pages listening on /api/events. A stream leaves the set as soon as it ends, fails or its page goes, and
+  // a write is never tried on one already ended: a connection event landing while the server closes (a tick's
+  // failing ping) would otherwise write after end, an unhandled error in the process that runs duet dev.
   const clients = new Set<ServerResponse>()
   const broadcast = (event: DevEvent) => {
     const frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
-    for (const res of clients) res.write(frame)
+    for (const res of clients) {
+      if (res.writableEnded || res.destroyed) clients.delete(res)
+      else res.write(frame)
+    }
   }
   const connections = options.servers.map((spec, i) => new ServerConnection(`s${i + 1}`, spec, { pollMs, emit: broadcast }))
   // The AI SDK loads only with --model: duet dev without it runs on Nodes the SDK does not.
@@ -120,7 +126,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
       res.write(': duet dev events\n\n')
       clients.add(res)
-      res.on('close', () => clients.delete(res))
+      const leave = () => clients.delete(res)
+      res.on('close', leave)
+      res.on('finish', leave)
+      // A page gone mid-write: the stream is dropped; nothing to tell anyone.
+      res.on('error', leave)
       return
     }
     if (req.method === 'POST' && url.pathname === '/api/rpc') return rpc(req, res)
@@ -248,6 +258,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async close() {
       chat?.close()
       for (const res of clients) res.end()
+      clients.clear()
       await watcher?.close()
       await Promise.all(connections.map((c) => c.close()))
       await Promise.all([closeServer(main), closeServer(sandbox)])
