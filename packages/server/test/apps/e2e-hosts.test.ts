@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Client } from '@modelcontextprotocol/client'
 import type { Browser } from 'playwright-core'
 import { SHELL_URI } from '../../src/apps/display-shell.js'
@@ -101,22 +101,63 @@ describe('display_component in hosts that strip parts of the result', () => {
   })
 
   it('shows a fragment when the host strips both (html from the tool input, channel from the text)', { timeout: 90_000 }, async () => {
-    const html = '<button id="b" type="button">Go</button><script>document.getElementById("b").onclick = () => duet.notifyAgent("go", { n: 1 })</script>'
-    const { frame, channel } = await show('display_ui_to_user', { html }, { stripMeta: true, stripStructured: true })
-    await frame.click('#b')
+    // The handler marks the button before it calls notifyAgent, so the test can tell a click the browser dropped
+    // (input into a cross-process frame just resized by the host) from a message the product lost.
+    const html =
+      '<button id="b" type="button">Go</button><script>const b = document.getElementById("b"); b.onclick = () => { b.dataset.clicked = "yes"; duet.notifyAgent("go", { n: 1 }) }</script>'
+    const { frame, channel, host } = await show('display_ui_to_user', { html }, { stripMeta: true, stripStructured: true })
+    // The shell read the channel from the result's text: the one the agent was given.
+    await frame.waitForFunction((id) => (window as any).duet?.channelId === id, channel, { timeout: 20_000 })
+    // Only a click whose handler did not run is repeated, so the message is never sent twice.
+    await expect
+      .poll(
+        async () => {
+          if ((await frame.getAttribute('#b', 'data-clicked')) !== 'yes') await frame.click('#b')
+          return frame.getAttribute('#b', 'data-clicked')
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('yes')
+    // The view sent it: the host forwarded notify_agent to the server.
+    await host.waitForEvent('calltool', { name: 'notify_agent' })
     const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
-    expect(polled.structuredContent.messages).toMatchObject([{ event: 'go', data: { n: 1 } }])
+    const failures = polled.structuredContent.messages.length === 0 ? await errorsFor(channel, /./).catch(() => []) : []
+    expect(polled.structuredContent.messages, `the view's failures in the server log: ${JSON.stringify(failures)}`).toMatchObject([
+      { event: 'go', data: { n: 1 } },
+    ])
+  })
+
+  it('delivers a notifyAgent made before the tool result named the channel, once it does', { timeout: 90_000 }, async () => {
+    const html = '<button id="b" type="button">Go</button><script>document.getElementById("b").onclick = () => duet.notifyAgent("early", { n: 2 })</script>'
+    const args = { html }
+    const result = (await agent.callTool({ name: 'display_ui_to_user', arguments: args })) as any
+    const channel = result.structuredContent.channel_id as string
+    const host = await openServerView(browser, hostClient, SHELL_URI)
+    hosts.push(host)
+    await host.initialized()
+    await host.sendToolInput(args)
+    const frame = host.viewFrame()
+    await frame.click('#b')
+    // The click's notifyAgent waits for the channel: nothing reached the server yet.
+    expect(await frame.evaluate(() => (window as any).duet.channelId)).toBeUndefined()
+    expect((await host.events()).filter((e) => e.name === 'calltool')).toEqual([])
+    const { structuredContent: _s, _meta: _m, ...stripped } = result
+    await host.sendToolResult(stripped)
+    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
+    expect(polled.structuredContent.messages).toMatchObject([{ event: 'early', data: { n: 2 } }])
   })
 })
 
-async function errorsFor(channel: string, match: RegExp): Promise<Array<{ message: string; data: Record<string, unknown> }>> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 200, level: 'error' } })) as any
-    const found = tail.structuredContent.entries.filter((e: any) => e.data?.channel_id === channel && match.test(e.message))
-    if (found.length > 0 || Date.now() > deadline) return found
-    await new Promise((r) => setTimeout(r, 200))
-  }
+function errorsFor(channel: string, match: RegExp): Promise<Array<{ message: string; data: Record<string, unknown> }>> {
+  return vi.waitFor(
+    async () => {
+      const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 200, level: 'error' } })) as any
+      const found = tail.structuredContent.entries.filter((e: any) => e.data?.channel_id === channel && match.test(e.message))
+      if (found.length === 0) throw new Error(`no error line for channel ${channel} matching ${match}`)
+      return found
+    },
+    { timeout: 20_000, interval: 200 },
+  )
 }
 
 describe('runtime failures of agent-built apps reach tail_server_log with the channel id', () => {
