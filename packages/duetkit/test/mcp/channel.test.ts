@@ -156,6 +156,7 @@ describe("MCP.select('agent-message')", () => {
       collect(MCP.select('agent-message'))
       await until(() => warn.mock.calls.length === 1, 'the warning')
       expect(String(warn.mock.calls[0][0])).toMatch(/stopped listening on channel .*CHANNEL_CLOSED/)
+      // Past the first back-off (250 ms): a retried poll would have started by then.
       await new Promise((r) => setTimeout(r, 400))
       expect(server.polls()).toHaveLength(1)
     } finally {
@@ -175,6 +176,7 @@ describe("MCP.select('agent-message')", () => {
     await new Promise((r) => setTimeout(r, 1))
     // The poll in flight still drains; its message waits for the next listener, and no new poll starts.
     server.push(CH, { event: 'late' })
+    // A window, not an event: a new poll or a delivery to the gone listener would come within it.
     await new Promise((r) => setTimeout(r, 50))
     expect(first).toEqual([])
     expect(server.polls()).toHaveLength(1)
@@ -189,6 +191,7 @@ describe("MCP.select('agent-message')", () => {
     await until(() => server.polls().length === 1, 'the first poll')
     await fake.request('ui/resource-teardown', {})
     server.push(CH, { event: 'too late' })
+    // A window, not an event: a delivery or a poll after teardown would come within it.
     await new Promise((r) => setTimeout(r, 50))
     expect(got).toEqual([])
     expect(server.polls()).toHaveLength(1)
@@ -198,6 +201,7 @@ describe("MCP.select('agent-message')", () => {
     await until(() => after.server.polls().length === 1, 'the first poll')
     after.h.dispose()
     after.server.push(CH, { event: 'x' })
+    // A window, not an event: a poll after dispose would come within it.
     await new Promise((r) => setTimeout(r, 50))
     expect(after.server.polls()).toHaveLength(1)
   })
@@ -277,6 +281,7 @@ describe('a driver made without agentChannel()', () => {
     h.send(v.value)
     expect(await v.replied).toMatchObject({ kind: 'error', data: { code: 'NO_CHANNEL', error: expect.stringMatching(/no agent channel.*agentChannel\(\)/) } })
     server.push(CH, { event: 'never seen' })
+    // A window, not an event: a poll or an emitted message would come within it.
     await new Promise((r) => setTimeout(r, 50))
     expect(server.calls).toEqual([])
     expect(got).toEqual([])

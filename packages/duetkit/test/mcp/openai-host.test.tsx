@@ -134,6 +134,7 @@ describe('window.openai as the host', () => {
     let most = 0
     const slow = async (args: Record<string, unknown>) => {
       most = Math.max(most, ++running)
+      // The tool's own run time: calls overlap only if the adapter lets them.
       await new Promise((r) => setTimeout(r, 20))
       running--
       return { content: [], structuredContent: args }

@@ -289,6 +289,7 @@ describe('host capabilities', () => {
     h.send({ updateModelContext: 'b' })
     h.send({ message: 'c' })
     await until(() => spy.mock.calls.length >= 2, 'console.warn')
+    // A window, not an event: a third warning (the repeated method) would come within it.
     await new Promise((r) => setTimeout(r, 20))
     const lines = spy.mock.calls.map((c) => String(c[0]))
     spy.mockRestore()

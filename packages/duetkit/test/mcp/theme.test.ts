@@ -54,6 +54,7 @@ describe('the driver applies the host context', () => {
     const h2 = harness()
     makeMcpAppDriver({ window: Object.assign(fake2.win, { document }) as any, host: fake2.host, autoResize: false, theme: false })(h2.sink$, h2.context)
     await fake2.waitFor((m) => m.method === 'ui/notifications/initialized')
+    // A window, not an event: nothing may set the theme after the handshake with theme: false.
     await new Promise((r) => setTimeout(r, 10))
     expect(document.documentElement.getAttribute('data-theme')).toBe(null)
     h2.dispose()

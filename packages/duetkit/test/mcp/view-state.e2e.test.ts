@@ -134,6 +134,7 @@ describe('the forecast view on a host that offers less (as MCP Inspector does)',
     await frame.click('.day >> nth=0')
     await frame.click('.refresh')
     await host.waitForEvent('calltool', { name: 'get_forecast' })
+    // A window, not an event: a model-context update or message after the refresh would be sent within it.
     await new Promise((r) => setTimeout(r, 200))
     const sent = (await host.log()).filter((e) => e.dir === 'view->host').map((e) => e.data.method)
     expect(sent).not.toContain('ui/update-model-context')

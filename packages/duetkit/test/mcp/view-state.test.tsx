@@ -93,6 +93,7 @@ describe('App.persist with localStorage', () => {
     fake = fakeHost()
     await mount({ localStorage }, fake, 'view-bbbb-2')
     await until(() => out() === 'Mon,Tue|null|', 'fresh')
+    // A window, not an event: a late restore of the other view's state would land within it.
     await new Promise((r) => setTimeout(r, 20))
     expect(out()).toBe('Mon,Tue|null|')
   })

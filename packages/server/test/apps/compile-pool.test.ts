@@ -2,7 +2,7 @@
 // memory limit and the deadline, the pool's size never exceeded, the line bounded (BUSY) and shared
 // fairly between subjects, workers replaced after a crash and recycled, nothing left after close.
 import { readdirSync, readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DuetError } from 'duetkit/protocol'
 import { compileIn } from '../../src/apps/compile-component.js'
 import { createCompilePool, type CompilePool, type CompilePoolOptions } from '../../src/apps/compile-pool.js'
@@ -74,13 +74,13 @@ async function failureOf(promise: Promise<unknown>): Promise<DuetError> {
   throw new Error('expected the compile to fail')
 }
 
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const until = (check: () => boolean, ms = 10_000) =>
+  vi.waitFor(
+    () => {
+      if (!check()) throw new Error('timed out waiting')
+    },
+    { timeout: ms, interval: 20 },
+  )
 
 describe('compile pool: hostile compiles', () => {
   it("bounds a flood of hostile compiles: each answered COMPILE_ERROR naming its limit, never more workers than the size, another subject's compile served meanwhile", async () => {
@@ -93,7 +93,8 @@ describe('compile pool: hostile compiles', () => {
       const flood = Array.from({ length: 8 }, (_, i) => failureOf(compileIn(compiler, `${i % 2 ? BALLOON : LOOP}// ${i}\n`, 'mallory')))
       const finished: string[] = []
       for (const [i, f] of flood.entries()) f.then(() => finished.push(`mallory ${i}`))
-      await new Promise((r) => setTimeout(r, 100))
+      // Alice comes once the flood is running.
+      await until(() => compiler.stats().running > 0)
       const victim = compileIn(compiler, benign('mine'), 'alice').then((r) => {
         finished.push('alice')
         return r

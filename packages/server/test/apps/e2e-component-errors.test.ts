@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Client } from '@modelcontextprotocol/client'
 import type { Browser } from 'playwright-core'
 import { SHELL_URI } from '../../src/apps/display-shell.js'
@@ -70,15 +70,16 @@ async function show(tool: string, args: Record<string, unknown>) {
 }
 
 /** Waits for the newest error line of the log that `match` accepts. */
-async function errorLine(match: (entry: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 50, level: 'error' } })) as any
-    const found = (tail.structuredContent.entries as any[]).filter(match).at(-1)
-    if (found) return found
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('no matching error line in the server log')
+function errorLine(match: (entry: any) => boolean): Promise<any> {
+  return vi.waitFor(
+    async () => {
+      const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 50, level: 'error' } })) as any
+      const found = (tail.structuredContent.entries as any[]).filter(match).at(-1)
+      if (!found) throw new Error('no matching error line in the server log')
+      return found
+    },
+    { timeout: 30_000, interval: 200 },
+  )
 }
 
 describe('a component that throws in the browser', () => {

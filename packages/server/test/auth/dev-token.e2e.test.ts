@@ -50,10 +50,13 @@ describe('duet dev page and a protected server', { timeout: 90_000 }, () => {
     expect(trace).toContain('resource_metadata')
 
     const token = await issuer.tokenFor('alice', { audience: url })
+    const refusals = () => page.getByTestId('trace').locator('.trace-entry').filter({ hasText: 'invalid_token' }).count()
+    const before = await refusals()
     await page.getByTestId('token-input-s1').fill(token)
     // The server keeps being retried (every 300 ms here) while the token sits in the field: what was
-    // typed must survive those retries, or Set token would send an empty field.
-    await page.waitForTimeout(1_500)
+    // typed must survive those retries (each one re-renders the server's status), or Set token would send
+    // an empty field. Two more refusals in the trace are two retries seen by the page.
+    await expect.poll(refusals, WAIT).toBeGreaterThanOrEqual(before + 2)
     expect(await page.getByTestId('token-input-s1').inputValue()).toBe(token)
     await page.getByTestId('token-set-s1').click()
     await page.getByTestId('server-status-s1').filter({ hasText: 'connected' }).waitFor(WAIT)

@@ -97,6 +97,7 @@ describe('sqlite store specifics', () => {
       const store = await openChannelStore({ dataDir: dir, limits: { idleTtlMs: 200 } })
       const stale = await store.open()
       for (let i = 0; i < 50; i++) await store.send(stale, 'agent-to-app', { event: 'e', data: i })
+      // Expiry is about wall-clock time: past idleTtlMs (200 ms), the first channel has expired.
       await new Promise((r) => setTimeout(r, 500))
       const live = await store.open()
       await store.send(live, 'agent-to-app', { event: 'e' })

@@ -235,6 +235,7 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect((await store.read(id, 'app-to-agent', { since: a })).map((m) => m.event)).toEqual(['b'])
       expect(await store.read(id, 'app-to-agent', { since: b })).toEqual([])
       const waiting = store.read(id, 'app-to-agent', { since: b, waitMs: 5_000 })
+      // Lets the read start waiting, so the send wakes it (were it sent first, the read would still find it).
       await new Promise((r) => setTimeout(r, 50))
       await other.send(id, 'app-to-agent', { event: 'c' })
       expect((await waiting).map((m) => m.event)).toEqual(['c'])
@@ -338,6 +339,7 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       setMaxListeners(250, idle.signal)
       const others = Array.from({ length: 200 }, () => reader.drain(freshId('idle'), 'app-to-agent', { waitMs: 20_000, signal: idle.signal }))
       const waiting = reader.drain(id, 'agent-to-app', { waitMs: 20_000 })
+      // Lets the 201 reads register their waits (nothing outside the store shows it) before the send.
       await new Promise((r) => setTimeout(r, 300))
       // Rings are the wake-ups: each one makes its waiters query the store again, so idle waiters must get none.
       const ring = vi.spyOn(Bell.prototype, 'ring')
@@ -487,6 +489,7 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
 
     it('expired channels free the channel quota', async () => {
       const probe = await make({ idleTtlMs: 300 })
+      // Expiry is about wall-clock time: past idleTtlMs, so every channel already open has expired.
       await new Promise((r) => setTimeout(r, 400))
       await probe.sweep()
       const open = (await probe.stats()).channels

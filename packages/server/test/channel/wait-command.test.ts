@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
 import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
@@ -99,14 +99,11 @@ describe('duet wait', () => {
       let out = ''
       child.stdout.on('data', (c) => (out += c))
       const lines = () => out.split('\n').filter(Boolean)
-      const until = async (n: number) => {
-        const deadline = Date.now() + 20_000
-        while (lines().length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-      }
-      await new Promise((r) => setTimeout(r, 500))
+      const until = (n: number) => vi.waitFor(() => expect(lines().length).toBeGreaterThanOrEqual(n), { timeout: 20_000, interval: 20 })
+      // The first may land before the command reads (it prints what is waiting too).
       const first = await store.send(channel, 'app-to-agent', { event: 'one', data: { n: 1 } })
       await until(1)
-      await new Promise((r) => setTimeout(r, 1000))
+      // The second is sent once the first was printed, so while the command runs: it shows only if it kept following.
       const second = await store.send(channel, 'app-to-agent', { event: 'two', data: { n: 2 } })
       await until(2)
       const parsed = lines().map((l) => JSON.parse(l))

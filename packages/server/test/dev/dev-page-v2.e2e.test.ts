@@ -34,6 +34,14 @@ describe('duet dev page v2 in Chromium', { timeout: 120_000 }, () => {
   const view = (): FrameLocator => page.frameLocator('[data-testid=app-frame]').frameLocator('iframe')
   const panel = (id: string) => page.getByTestId(id)
   const waitText = (id: string, text: string) => panel(id).filter({ hasText: text }).first().waitFor(WAIT)
+  // The agent panel's own polls, as the trace shows them (request and answer): a count that grows with each one.
+  const panelPolls = () => panel('trace').locator('.trace-entry').filter({ hasText: 'poll_agent_messages' }).count()
+  const agentWatch = async (channel: string) => {
+    const r = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, since: '0' } })) as {
+      structuredContent?: { messages?: unknown[] }
+    }
+    return r.structuredContent?.messages ?? []
+  }
   const agentPoll = async (channel: string) => {
     const r = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel } })) as { structuredContent?: { messages?: unknown[] } }
     return r.structuredContent?.messages ?? []
@@ -152,8 +160,9 @@ describe('duet dev page v2 in Chromium', { timeout: 120_000 }, () => {
     expect(await page.getByTestId('agent-consume').isChecked()).toBe(false)
     await view().locator('#ask').click()
     await waitText('agent-inbox', 'what next?')
-    // Give the panel a few more polls: watching must still leave the message queued.
-    await page.waitForTimeout(2500)
+    // Let the panel poll a few more times: watching must still leave the message queued.
+    const polls = await panelPolls()
+    await expect.poll(panelPolls, WAIT).toBeGreaterThanOrEqual(polls + 4)
     const got = await agentPoll(first)
     expect(got).toHaveLength(1)
     expect(got[0]).toMatchObject({ event: 'ask', data: { question: 'what next?' } })
@@ -178,7 +187,9 @@ describe('duet dev page v2 in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('agent-consume').check()
     await view().locator('#ask').click()
     await waitText('agent-inbox', '(taken)')
-    await page.waitForTimeout(1500)
+    // Taking reads with `after`, so the message leaves the queue when the panel's next poll acknowledges it;
+    // watching (which removes nothing) shows when that has happened.
+    await expect.poll(() => agentWatch(second), WAIT).toEqual([])
     expect(await agentPoll(second)).toEqual([])
     await page.getByTestId('agent-consume').uncheck()
   })

@@ -122,11 +122,18 @@ describe('view errors in the duet dev Logs panel', { timeout: 120_000 }, () => {
     await page.evaluate((type) => {
       const forged = { type, level: 'error', kind: 'console', text: 'forged by a sibling' }
       window.postMessage(forged, '*')
+      // The sibling says when it has posted; its messages reach the page in the order it sent them.
+      addEventListener('message', (e) => {
+        if (e.data === 'forged-sent') (window as unknown as { forgedSent: boolean }).forgedSent = true
+      })
       const sibling = document.createElement('iframe')
-      sibling.srcdoc = `<script>parent.postMessage(${JSON.stringify(forged)}, '*')</script>`
+      sibling.srcdoc = `<script>parent.postMessage(${JSON.stringify(forged)}, '*'); parent.postMessage('forged-sent', '*')</script>`
       document.body.append(sibling)
     }, VIEW_DIAGNOSTIC)
-    await page.waitForTimeout(1000)
+    await page.waitForFunction(() => (window as unknown as { forgedSent?: boolean }).forgedSent === true, undefined, WAIT)
+    // A real diagnostic sent after the forged ones: once it shows, an accepted forgery would have shown first.
+    await show(rawView("console.error('the next real one')"))
+    await logEntry('the next real one').waitFor(WAIT)
     expect(await logs().innerText()).not.toContain('forged by a sibling')
   })
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js'
 import { copyForecast, FORECAST_NEEDS, startForecastServer } from './fixtures/forecast-copy.mjs'
 import { builtOutputs } from '../../../../test/support/built.js'
@@ -47,14 +47,15 @@ async function listen(url: string, events: DevEvent[]): Promise<() => void> {
   return () => abort.abort()
 }
 
-async function until<T>(what: string, fn: () => T | undefined, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = fn()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
+function until<T>(what: string, fn: () => T | undefined, ms = 30_000): Promise<T> {
+  return vi.waitFor(
+    () => {
+      const v = fn()
+      if (v === undefined) throw new Error(`timed out waiting for ${what}`)
+      return v
+    },
+    { timeout: ms, interval: 20 },
+  )
 }
 
 const READY = builtOutputs('duet dev --watch rebuilds', FORECAST_NEEDS)

@@ -221,6 +221,7 @@ describe('per-subject session caps and idle timeout', () => {
     const listener = await open(url, await issuer.tokenFor('alice', { audience: url }))
     const listening = await stream(url, listener)
     expect(listening.status).toBe(200)
+    // A window, not an event: five idle times (300 ms) in which a listening session must not be closed.
     await new Promise((r) => setTimeout(r, 1500))
     expect(await ping(url, listener)).toBe(200)
     await listening.body?.cancel()

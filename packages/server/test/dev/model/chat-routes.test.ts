@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDevServer } from '../../../src/dev/dev-server.js'
 import type { ChatEvent } from '../../../src/dev/model/chat-events.js'
 import { chatRoute } from '../../../src/dev/model/chat-routes.js'
@@ -65,7 +65,7 @@ describe('the chat API', () => {
     })
     expect(events).toEqual([])
     expect(await post('/api/chat', { text: 'hi' })).toEqual({ status: 200, body: { turn: 1 } })
-    while (!events.some((e) => e.kind === 'turn-end')) await new Promise((r) => setTimeout(r, 10))
+    await vi.waitFor(() => expect(events.some((e) => e.kind === 'turn-end')).toBe(true), { timeout: 10_000, interval: 10 })
     expect(events.filter((e) => e.kind === 'text')).toEqual([{ kind: 'text', turn: 1, delta: 'ok' }])
     expect(await post('/api/chat/stop', {})).toEqual({ status: 200, body: { stopped: false } })
   })

@@ -1,6 +1,6 @@
 import { APICallError, simulateReadableStream } from 'ai'
 import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ServerState } from '../../../src/dev/connections.js'
 import type { ChatEvent } from '../../../src/dev/model/chat-events.js'
 import { ChatSession } from '../../../src/dev/model/chat-session.js'
@@ -156,7 +156,7 @@ describe('ChatSession (AI SDK mock model)', () => {
     const { chat, events, turnEnd } = session(model, [])
     const stopped = turnEnd()
     chat.send('count')
-    while (!events.some((e) => e.kind === 'text')) await new Promise((r) => setTimeout(r, 20))
+    await vi.waitFor(() => expect(events.some((e) => e.kind === 'text')).toBe(true), { timeout: 10_000, interval: 20 })
     expect(chat.stop()).toBe(true)
     await stopped
     expect(events.at(-1)).toMatchObject({ kind: 'turn-end', turn: 1, finish: 'stopped', stopped: true })
