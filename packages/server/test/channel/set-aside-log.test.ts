@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
@@ -22,13 +22,15 @@ describe('set-aside rows in the server log', () => {
         }
         expect(polled.structuredContent.messages.map((m) => m.data.i)).toEqual([0, 1, 3, 4])
         let text = ''
-        // The log write is fire-and-forget beside the poll's reply: give it a moment.
-        for (let tries = 0; tries < 50 && !text.includes(id); tries++) {
-          const tail = (await client.callTool({ name: 'tail_server_log', arguments: { n: 20 } })) as { content: Array<{ text?: string }> }
-          text = tail.content.map((c) => c.text ?? '').join('\n')
-          if (!text.includes(id)) await new Promise((r) => setTimeout(r, 20))
-        }
-        expect(text).toContain(id)
+        // The log write is fire-and-forget beside the poll's reply: read the log until it is there.
+        await vi.waitFor(
+          async () => {
+            const tail = (await client.callTool({ name: 'tail_server_log', arguments: { n: 20 } })) as { content: Array<{ text?: string }> }
+            text = tail.content.map((c) => c.text ?? '').join('\n')
+            expect(text).toContain(id)
+          },
+          { timeout: 20_000, interval: 20 },
+        )
         expect(text).toMatch(/1 unreadable stored message\(s\) set aside \(app-to-agent\)/)
         expect(text).toMatch(/warning/)
       } finally {

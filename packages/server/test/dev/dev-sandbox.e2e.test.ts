@@ -130,6 +130,7 @@ describe('duet dev sandbox, probed from outside', { timeout: 90_000 }, () => {
         await framed.getByTestId('field-channel_id').fill('framed')
         await framed.getByTestId('field-event').fill('clicked')
         await framed.getByTestId('call-button').click()
+        // Reached only if the framed page worked (the bug): time for its tool call to land, so the check below sees it.
         await page.waitForTimeout(1500)
         return true
       })().catch(() => false)
