@@ -104,7 +104,16 @@ export function createSourceHub(): SourceHub {
       if (disposed) return 0
       if (NAMES[name]) latest.set(name, value)
       const set = [...setOf(name)]
-      for (const push of set) push(value)
+      for (const push of set) {
+        // One listener's throw must not keep the value from the others, nor from what the driver does after
+        // them: the channel learns its id from the tool result once every listener has had it, and without
+        // the id each notifyAgent would wait out the timeout and fail.
+        try {
+          push(value)
+        } catch (err) {
+          console.error(`[duetkit/mcp] a listener of '${name}' threw`, err)
+        }
+      }
       return set.length
     },
     dispose() {

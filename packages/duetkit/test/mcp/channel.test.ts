@@ -228,6 +228,29 @@ describe('the notifyAgent sink', () => {
     expect(server.sent).toEqual([{ channel_id: CH, event: 'ready' }])
   })
 
+  it('learns the channel from the tool result even when another listener of the result throws', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const { fake, server, h, MCP } = start({ timeoutMs: 3_000 })
+      MCP.select('tool-result').addListener({
+        next: () => {
+          throw new Error('a listener broke')
+        },
+        error: () => {},
+        complete: () => {},
+      })
+      const v = sinkValue({ notifyAgent: { event: 'ready' }, ok: 'SENT', error: 'FAILED' })
+      h.send(v.value)
+      fake.notify('ui/notifications/tool-result', toolResult({ channel_id: CH }))
+      expect(await v.replied).toMatchObject({ kind: 'ok' })
+      expect(server.sent).toEqual([{ channel_id: CH, event: 'ready' }])
+      // The listener's throw is not swallowed either.
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/listener of 'tool-result' threw/)])
+    } finally {
+      errors.mockRestore()
+    }
+  })
+
   it('fails with NO_CHANNEL when the tool result names no channel', async () => {
     const { fake, h } = start()
     const v = sinkValue({ notifyAgent: { event: 'ready' }, error: 'FAILED' })
