@@ -101,14 +101,15 @@ describe('display_component in hosts that strip parts of the result', () => {
   })
 
   it('shows a fragment when the host strips both (html from the tool input, channel from the text)', { timeout: 90_000 }, async () => {
-    // The handler marks the button before it calls notifyAgent, so the test can tell a click the browser dropped
-    // (input into a cross-process frame just resized by the host) from a message the product lost.
+    // The handler marks the button and sends once, so the test can tell a click the browser dropped (Playwright
+    // reports a click as done when no pointer event reached the cross-process view frame) from a message the
+    // product lost, and a repeated click cannot send twice.
     const html =
-      '<button id="b" type="button">Go</button><script>const b = document.getElementById("b"); b.onclick = () => { b.dataset.clicked = "yes"; duet.notifyAgent("go", { n: 1 }) }</script>'
+      '<button id="b" type="button">Go</button><script>const b = document.getElementById("b"); b.onclick = () => { if (b.dataset.clicked) return; b.dataset.clicked = "yes"; duet.notifyAgent("go", { n: 1 }) }</script>'
     const { frame, channel, host } = await show('display_ui_to_user', { html }, { stripMeta: true, stripStructured: true })
     // The shell read the channel from the result's text: the one the agent was given.
     await frame.waitForFunction((id) => (window as any).duet?.channelId === id, channel, { timeout: 20_000 })
-    // Only a click whose handler did not run is repeated, so the message is never sent twice.
+    // A click is repeated only while its handler has not run.
     await expect
       .poll(
         async () => {
