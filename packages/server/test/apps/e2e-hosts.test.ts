@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Client } from '@modelcontextprotocol/client'
-import type { Browser } from 'playwright-core'
+import type { Browser, Frame } from 'playwright-core'
 import { SHELL_URI } from '../../src/apps/display-shell.js'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import type { HostPage } from '../../../../test/support/host/index.js'
@@ -101,24 +101,11 @@ describe('display_component in hosts that strip parts of the result', () => {
   })
 
   it('shows a fragment when the host strips both (html from the tool input, channel from the text)', { timeout: 90_000 }, async () => {
-    // The handler marks the button and sends once, so the test can tell a click the browser dropped (Playwright
-    // reports a click as done when no pointer event reached the cross-process view frame) from a message the
-    // product lost, and a repeated click cannot send twice.
-    const html =
-      '<button id="b" type="button">Go</button><script>const b = document.getElementById("b"); b.onclick = () => { if (b.dataset.clicked) return; b.dataset.clicked = "yes"; duet.notifyAgent("go", { n: 1 }) }</script>'
+    const html = notifyingButton('go', { n: 1 })
     const { frame, channel, host } = await show('display_ui_to_user', { html }, { stripMeta: true, stripStructured: true })
     // The shell read the channel from the result's text: the one the agent was given.
     await frame.waitForFunction((id) => (window as any).duet?.channelId === id, channel, { timeout: 20_000 })
-    // A click is repeated only while its handler has not run.
-    await expect
-      .poll(
-        async () => {
-          if ((await frame.getAttribute('#b', 'data-clicked')) !== 'yes') await frame.click('#b')
-          return frame.getAttribute('#b', 'data-clicked')
-        },
-        { timeout: 20_000 },
-      )
-      .toBe('yes')
+    await clickUntilHandled(frame)
     // The view sent it: the host forwarded notify_agent to the server.
     await host.waitForEvent('calltool', { name: 'notify_agent' })
     const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
@@ -129,7 +116,7 @@ describe('display_component in hosts that strip parts of the result', () => {
   })
 
   it('delivers a notifyAgent made before the tool result named the channel, once it does', { timeout: 90_000 }, async () => {
-    const html = '<button id="b" type="button">Go</button><script>document.getElementById("b").onclick = () => duet.notifyAgent("early", { n: 2 })</script>'
+    const html = notifyingButton('early', { n: 2 })
     const args = { html }
     const result = (await agent.callTool({ name: 'display_ui_to_user', arguments: args })) as any
     const channel = result.structuredContent.channel_id as string
@@ -138,7 +125,7 @@ describe('display_component in hosts that strip parts of the result', () => {
     await host.initialized()
     await host.sendToolInput(args)
     const frame = host.viewFrame()
-    await frame.click('#b')
+    await clickUntilHandled(frame)
     // The click's notifyAgent waits for the channel: nothing reached the server yet.
     expect(await frame.evaluate(() => (window as any).duet.channelId)).toBeUndefined()
     expect((await host.events()).filter((e) => e.name === 'calltool')).toEqual([])
@@ -148,6 +135,29 @@ describe('display_component in hosts that strip parts of the result', () => {
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'early', data: { n: 2 } }])
   })
 })
+
+/**
+ * A fragment whose button #b sends the agent `event` once. Its handler marks the button, so a test can tell a click
+ * the browser dropped (Playwright reports a click as done when no pointer event reached the cross-process view frame)
+ * from a message the product lost, and a repeated click cannot send twice.
+ */
+function notifyingButton(event: string, data: unknown): string {
+  const send = `duet.notifyAgent(${JSON.stringify(event)}, ${JSON.stringify(data)})`
+  return `<button id="b" type="button">Go</button><script>const b = document.getElementById("b"); b.onclick = () => { if (b.dataset.clicked) return; b.dataset.clicked = "yes"; ${send} }</script>`
+}
+
+/** Clicks #b until its handler has run (see notifyingButton): a click is repeated only while it has not. */
+async function clickUntilHandled(frame: Frame): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if ((await frame.getAttribute('#b', 'data-clicked')) !== 'yes') await frame.click('#b')
+        return frame.getAttribute('#b', 'data-clicked')
+      },
+      { timeout: 20_000 },
+    )
+    .toBe('yes')
+}
 
 function errorsFor(channel: string, match: RegExp): Promise<Array<{ message: string; data: Record<string, unknown> }>> {
   return vi.waitFor(
