@@ -62,6 +62,16 @@ export interface SourceHub {
   dispose(): void
 }
 
+/**
+ * A listener's throw, reported without stopping the emit: in a page to its error handlers (`reportError`, as an
+ * uncaught throw would have been, so e.g. the display shell still logs it), elsewhere on the console.
+ */
+function reportListenerError(name: McpSourceName, err: unknown): void {
+  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError
+  if (typeof report === 'function') report(err)
+  else console.error(`[duetkit/mcp] a listener of '${name}' threw`, err)
+}
+
 /** One listener set per source name, with the latest replayable value kept for late subscribers. */
 export function createSourceHub(): SourceHub {
   const listeners = new Map<McpSourceName, Set<(value: unknown) => void>>()
@@ -111,7 +121,7 @@ export function createSourceHub(): SourceHub {
         try {
           push(value)
         } catch (err) {
-          console.error(`[duetkit/mcp] a listener of '${name}' threw`, err)
+          reportListenerError(name, err)
         }
       }
       return set.length
