@@ -30,7 +30,7 @@ export interface TaskOptions {
   pollIntervalMs?: number
 }
 
-type Status = 'working' | 'completed' | 'failed' | 'cancelled'
+type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
 /** The protocol's `Task`, as `tasks/get` and `tasks/cancel` answer it. */
 interface TaskState {
@@ -53,7 +53,11 @@ interface TaskRecord {
   lastUpdatedAt: number
   ttl: number
   expiresAt: number
+  /** Drops the task when its TTL ends, even when nobody asks about it again. */
+  expiry?: ReturnType<typeof setTimeout>
   controller: AbortController
+  /** Questions to the client (elicitation, sampling) still waiting for an answer: the task is `input_required` meanwhile. */
+  asking: number
   outcome?: Outcome
   /** Settles once the task is in a terminal status (what `tasks/result` waits for). */
   finished: Promise<void>
@@ -75,18 +79,19 @@ export class TaskRegistry {
   readonly #defaultTtl: number
   readonly #maxTtl: number
   readonly #pollInterval: number
-  readonly #sweep: ReturnType<typeof setInterval>
 
   constructor(options: Required<TaskOptions>) {
     const { maxTasks, maxTasksPerSubject, defaultTtlMs, maxTtlMs, pollIntervalMs } = options
     // Only a finished task may make room: a running one is the caller's work in progress, never dropped for another.
-    this.#tasks = new BoundedMap({ maxEntries: maxTasks, maxPerGroup: maxTasksPerSubject, evictable: (task) => TERMINAL.has(task.status) })
+    this.#tasks = new BoundedMap({
+      maxEntries: maxTasks,
+      maxPerGroup: maxTasksPerSubject,
+      evictable: (task) => TERMINAL.has(task.status),
+      onEvict: (_id, task) => clearTimeout(task.expiry),
+    })
     this.#defaultTtl = defaultTtlMs
     this.#maxTtl = maxTtlMs
     this.#pollInterval = pollIntervalMs
-    // Expired tasks go even when nobody asks about them again.
-    this.#sweep = setInterval(() => this.#dropExpired(Date.now()), Math.min(60_000, Math.max(100, Math.floor(defaultTtlMs / 4))))
-    this.#sweep.unref()
   }
 
   /** How many tasks are kept, and how many of them are `caller`'s. */
@@ -137,8 +142,10 @@ export class TaskRegistry {
 
   /** Aborts every running task and forgets them all (the server is closing). */
   close(): void {
-    clearInterval(this.#sweep)
-    for (const [, task] of [...this.#tasks.entries()]) this.#end(task, 'cancelled', 'The server closed')
+    for (const [, task] of [...this.#tasks.entries()]) {
+      clearTimeout(task.expiry)
+      this.#end(task, 'cancelled', 'The server closed')
+    }
     this.#tasks.clear()
   }
 
@@ -151,24 +158,30 @@ export class TaskRegistry {
     const asked = params.task
     if (asked === undefined) {
       if (taskSupport === 'required')
-        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool '${name}' must be called as a task (execution.taskSupport is 'required'): send tools/call with a task field`, {
-          code: 'UNSUPPORTED',
-          tool: name,
-        })
+        throw new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
+          `Tool '${name}' must be called as a task (execution.taskSupport is 'required'): send tools/call with a task field`,
+          {
+            code: 'UNSUPPORTED',
+            tool: name,
+          },
+        )
       return sdkCall(request, ctx)
     }
     if (taskSupport === undefined)
-      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool '${name}' cannot be called as a task (it declares no execution.taskSupport): call it without the task field`, {
-        code: 'UNSUPPORTED',
-        tool: name,
-      })
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool '${name}' cannot be called as a task (it declares no execution.taskSupport): call it without the task field`,
+        {
+          code: 'UNSUPPORTED',
+          tool: name,
+        },
+      )
     const ttl = this.#ttl(asked)
     const caller = callerOf(ctx)
     const task = this.#create(caller, ttl, name)
     const { task: _asked, ...plain } = params
-    // The tool sees the task's signal (tasks/cancel, TTL, shutdown), not the creating request's, which ends now.
-    const taskCtx: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal: task.controller.signal } }
-    void this.#run(task, () => sdkCall({ ...request, params: plain }, taskCtx))
+    void this.#run(task, () => sdkCall({ ...request, params: plain }, taskContext(mcp, ctx, task)))
     return { task: this.#state(task) }
   }
 
@@ -189,7 +202,6 @@ export class TaskRegistry {
 
   #create(caller: string, ttl: number, tool: string): TaskRecord {
     const now = Date.now()
-    this.#dropExpired(now)
     let finish!: () => void
     const finished = new Promise<void>((resolve) => {
       finish = resolve
@@ -203,6 +215,7 @@ export class TaskRegistry {
       ttl,
       expiresAt: now + ttl,
       controller: new AbortController(),
+      asking: 0,
       finished,
       finish,
     }
@@ -216,6 +229,8 @@ export class TaskRegistry {
         { code: 'LIMIT_REACHED', running: mine },
       )
     }
+    task.expiry = setTimeout(() => this.#drop(task), ttl)
+    task.expiry.unref()
     return task
   }
 
@@ -224,13 +239,20 @@ export class TaskRegistry {
     try {
       const result = await call()
       if (isInputRequiredResult(result))
-        outcome = { error: new ProtocolError(ProtocolErrorCode.InternalError, 'The tool asked the client for input, which a task cannot do here; call it without the task field') }
+        outcome = {
+          error: new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            'The tool asked the client for input, which a task cannot do here; call it without the task field',
+          ),
+        }
       else outcome = { result }
     } catch (err) {
-      outcome = { error: err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, err instanceof Error ? err.message : String(err)) }
+      outcome = {
+        error: err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, err instanceof Error ? err.message : String(err)),
+      }
     }
     // Cancelled (or dropped) first: it stays so, whatever the tool did after.
-    if (task.status !== 'working') return
+    if (TERMINAL.has(task.status)) return
     task.outcome = outcome
     if ('error' in outcome) this.#end(task, 'failed', outcome.error.message)
     else if (outcome.result.isError === true) this.#end(task, 'failed', `The tool reported an error: ${firstText(outcome.result) ?? 'no message'}`)
@@ -307,27 +329,59 @@ export class TaskRegistry {
   }
 
   #list(caller: string, cursor: string | undefined): { tasks: TaskState[]; nextCursor?: string } {
-    this.#dropExpired(Date.now())
     const mine = [...this.#tasks.entriesOf(caller)].map(([, task]) => task).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
     let start = 0
     if (cursor !== undefined) {
       start = mine.findIndex((task) => task.id === cursor) + 1
-      if (start === 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor for tasks/list: start again without one', { code: 'INVALID_ARGUMENT' })
+      if (start === 0)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor for tasks/list: start again without one', { code: 'INVALID_ARGUMENT' })
     }
     const page = mine.slice(start, start + PAGE)
     const next = start + PAGE < mine.length ? page.at(-1)?.id : undefined
     return { tasks: page.map((task) => this.#state(task)), ...(next !== undefined && { nextCursor: next }) }
   }
 
-  #dropExpired(now: number): void {
-    for (const [, task] of [...this.#tasks.entries()]) if (task.expiresAt <= now) this.#drop(task)
-  }
-
   /** Forgets a task; one still running is aborted, since nobody can ask for its result any more. */
   #drop(task: TaskRecord): void {
+    clearTimeout(task.expiry)
     this.#end(task, 'cancelled', 'Its TTL ran out')
-    this.#tasks.delete(task.id)
+    if (this.#tasks.peek(task.id) === task) this.#tasks.delete(task.id)
   }
+}
+
+/**
+ * What the tool of a task sees instead of the creating request's context, which ends as the task is created:
+ * the task's signal (tasks/cancel, TTL, shutdown), and messages marked with the task they belong to.
+ */
+function taskContext(mcp: McpServer, ctx: ServerContext, task: TaskRecord): ServerContext {
+  const related = { [RELATED_TASK]: { taskId: task.id } }
+  const mark = <P extends { _meta?: Record<string, unknown> }>(params: P): P => ({ ...params, _meta: { ...params._meta, ...related } })
+  // While the client is asked something, tasks/get says `input_required` (and `working` again once answered).
+  const asking = async <R>(ask: () => Promise<R>): Promise<R> => {
+    if (++task.asking === 1 && task.status === 'working') setStatus(task, 'input_required')
+    try {
+      return await ask()
+    } finally {
+      if (--task.asking === 0 && task.status === 'input_required') setStatus(task, 'working')
+    }
+  }
+  return {
+    ...ctx,
+    mcpReq: {
+      ...ctx.mcpReq,
+      signal: task.controller.signal,
+      // The creating request's stream is gone: notifications (progress) go out on the session instead. They are
+      // fire-and-forget, so one with nowhere to go (no session: the stateless default) is dropped, never failing the tool.
+      notify: (notification) => mcp.server.notification({ ...notification, params: mark(notification.params ?? {}) }).catch(() => undefined),
+      elicitInput: (params, options) => asking(() => ctx.mcpReq.elicitInput(mark(params), options)),
+      requestSampling: (params, options) => asking(() => ctx.mcpReq.requestSampling(mark(params), options)),
+    },
+  }
+}
+
+function setStatus(task: TaskRecord, status: Status): void {
+  task.status = status
+  task.lastUpdatedAt = Date.now()
 }
 
 /** Whether a request is served on the 2026-07-28 era (its envelope says so, or the instance is bound to it). */
@@ -351,6 +405,8 @@ export function resolveTaskOptions(options: TaskOptions | undefined): Required<T
   const resolved = { maxTasks, maxTasksPerSubject, defaultTtlMs, maxTtlMs, pollIntervalMs }
   for (const [name, value] of Object.entries(resolved))
     if (!Number.isSafeInteger(value) || value < 1) invalidOption('createAppServer', `tasks.${name}`, `must be an integer >= 1, got ${JSON.stringify(value)}`)
+  // A TTL is kept by a timer, and Node's timers reach 2^31 - 1 ms (about 24.8 days).
+  if (maxTtlMs > 2 ** 31 - 1) invalidOption('createAppServer', 'tasks.maxTtlMs', `must be at most ${2 ** 31 - 1} ms, got ${maxTtlMs}`)
   if (defaultTtlMs > maxTtlMs) invalidOption('createAppServer', 'tasks.defaultTtlMs', `must not exceed tasks.maxTtlMs (${maxTtlMs})`)
   return resolved
 }
