@@ -384,7 +384,7 @@ describe('2026-07-28 clients (stateless, per request)', () => {
       expect(refused.message).toMatch(/2025-11-25 tasks method/)
     }
     // (the SDK's client refuses them itself, before anything is sent)
-    for (const ask of [() => taskResult(client, 'x'), () => listTasks(client)]) {
+    for (const ask of [(): Promise<unknown> => taskResult(client, 'x'), (): Promise<unknown> => listTasks(client)]) {
       const refused = await failure(Promise.resolve().then(ask))
       expect(refused.message).toMatch(/not supported by the negotiated protocol version \(wire era 2026-07-28\)/)
     }
