@@ -308,6 +308,28 @@ describe('task limits and lifetime (session mode)', () => {
   })
 })
 
+describe('task methods under the rate limit', () => {
+  it('polling counts per subject and per method: past its burst a caller gets 429, another caller does not', async () => {
+    const app = createAppServer({ name: 'polled', version: '1', auth: { issuer: issuer.url }, rateLimit: { burst: 2, perSecond: 0.01 } }).tool(
+      'job',
+      { description: 'A job', task: 'optional' },
+      async () => ({ content: [{ type: 'text', text: 'done' }] }),
+    )
+    apps.push(app)
+    const url = (await app.listen({ http: { port: 0 }, handleSignals: false })).url!
+    const hank = await connect(url, 'hank')
+    const ivy = await connect(url, 'ivy')
+    const created = await callAsTask(hank, 'job', {})
+    await getTask(hank, created.task.taskId)
+    await getTask(hank, created.task.taskId)
+    const limited = await failure(getTask(hank, created.task.taskId))
+    expect(limited.message).toMatch(/Too many 'tasks\/get' requests/)
+    // Ivy's own bucket is full: her poll reaches the server (and finds no such task of hers).
+    const hers = await failure(getTask(ivy, created.task.taskId))
+    expect(hers.data?.code).toBe('NOT_FOUND')
+  })
+})
+
 describe('a task asks back over its session (sessions: true)', () => {
   it('its elicitation and progress carry the task id, and tasks/get says input_required until the user answers', async () => {
     const answer = gates()
