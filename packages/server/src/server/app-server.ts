@@ -254,7 +254,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (!tasks) {
         const registry = new TaskRegistry(taskLimits)
         tasks = registry
-        add((server) => registry.install(server, taskSupport))
+        add((server) => registry.install(server, taskSupport, knownTool))
       }
     }
   }

@@ -103,8 +103,9 @@ export class TaskRegistry {
    * Puts the task machinery on one SDK server instance: the `tasks` capability, the `tasks/*` methods, and a
    * front for `tools/call` that turns task calls of the tools in `support` into tasks (read at each call, so
    * tools registered later count too). Run after a tool is registered: the SDK sets up `tools/call` with the first.
+   * `known` says whether a tool of that name exists at all (an unknown one gets the SDK's own "not found").
    */
-  install(mcp: McpServer, support: ReadonlyMap<string, TaskSupport>): void {
+  install(mcp: McpServer, support: ReadonlyMap<string, TaskSupport>, known: (name: string) => boolean): void {
     mcp.server.registerCapabilities({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } })
     // The SDK's own `tools/call` wrapper validates every result as a `CallToolResult` and so refuses a
     // `CreateTaskResult`; the front therefore replaces the entry in its handler table, keeping the SDK's
@@ -113,7 +114,7 @@ export class TaskRegistry {
     const sdkCall = table?.get('tools/call')
     if (!(table instanceof Map) || typeof sdkCall !== 'function')
       throw new DuetError('UNSUPPORTED', 'Tasks need the tools/call handler table of @modelcontextprotocol/server 2.4; this SDK version has none', {})
-    table.set('tools/call', (request, ctx) => this.#call(mcp, request, ctx, sdkCall, support))
+    table.set('tools/call', (request, ctx) => this.#call(mcp, request, ctx, sdkCall, support, known))
 
     const legacyOnly = (ctx: ServerContext, method: string) => {
       if (isModern(mcp, ctx))
@@ -149,12 +150,19 @@ export class TaskRegistry {
     this.#tasks.clear()
   }
 
-  async #call(mcp: McpServer, request: Parameters<CallHandler>[0], ctx: ServerContext, sdkCall: CallHandler, support: ReadonlyMap<string, TaskSupport>) {
+  async #call(
+    mcp: McpServer,
+    request: Parameters<CallHandler>[0],
+    ctx: ServerContext,
+    sdkCall: CallHandler,
+    support: ReadonlyMap<string, TaskSupport>,
+    known: (name: string) => boolean,
+  ) {
     const params = request.params ?? {}
     const name = typeof params.name === 'string' ? params.name : ''
     const taskSupport = support.get(name)
     // 2026-07-28 dropped these tasks: such a client's call runs as a plain call, whatever the tool declares.
-    if (isModern(mcp, ctx)) return sdkCall(request, ctx)
+    if (isModern(mcp, ctx) || !known(name)) return sdkCall(request, ctx)
     const asked = params.task
     if (asked === undefined) {
       if (taskSupport === 'required')

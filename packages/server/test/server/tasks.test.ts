@@ -253,13 +253,16 @@ describe.each([
     expect((await settled(alice, id)).status).toBe('completed')
   })
 
-  it('bad input gets a clear error: a task call of a tool without task support, a plain call of a task-only tool, a bad ttl', async () => {
+  it('bad input gets a clear error: a task call of a tool without task support or of no tool, a plain call of a task-only tool, a bad ttl', async () => {
     const notTask = await failure(callAsTask(alice, 'quick', {}))
     expect(notTask.code).toBe(-32601)
     expect(notTask.message).toMatch(/cannot be called as a task/)
     const mustBeTask = await failure(alice.callTool({ name: 'batch_job', arguments: { label: 'x' } }))
     expect(mustBeTask.code).toBe(-32601)
     expect(mustBeTask.message).toMatch(/must be called as a task/)
+    const noSuchTool = await failure(callAsTask(alice, 'no_such_tool', {}))
+    expect(noSuchTool.code).toBe(-32602)
+    expect(noSuchTool.message).toMatch(/no_such_tool not found/)
     const badTtl = await failure(callAsTask(alice, 'slow_forecast', { city: 'x' }, -5))
     expect(badTtl.code).toBe(-32602)
     expect(badTtl.message).toMatch(/task\.ttl/)
