@@ -271,6 +271,20 @@ describe.each([
   })
 })
 
+describe('task options', () => {
+  it('a bad limit or task option fails at startup, naming the option', () => {
+    const bad = (make: () => unknown, option: string) => {
+      expect(make).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', data: expect.objectContaining({ option }) }))
+    }
+    bad(() => createAppServer({ name: 'x', version: '1', tasks: { maxTasksPerSubject: 0 } }), 'tasks.maxTasksPerSubject')
+    bad(() => createAppServer({ name: 'x', version: '1', tasks: { maxTtlMs: 2 ** 31 } }), 'tasks.maxTtlMs')
+    bad(() => createAppServer({ name: 'x', version: '1', tasks: { defaultTtlMs: 5000, maxTtlMs: 1000 } }), 'tasks.defaultTtlMs')
+    bad(() => createAppServer({ name: 'x', version: '1', tasks: 'many' as never }), 'tasks')
+    const app = createAppServer({ name: 'x', version: '1' })
+    bad(() => app.tool('job', { description: 'A job', task: 'always' as never }, async () => ({ content: [] })), 'task')
+  })
+})
+
 describe('task limits and lifetime (session mode)', () => {
   let url: string
   beforeAll(async () => {
