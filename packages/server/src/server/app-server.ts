@@ -175,8 +175,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const viewState = resolveViewState(options.viewState)
   const auth = resolveAuth(options.auth)
   const rateLimit = resolveRateLimit(options.rateLimit)
-  // Built with the first task tool: one registry for every SDK server instance (tasks outlive the request that made them).
   const taskLimits = resolveTaskOptions(options.tasks)
+  // Each task tool's support, and the registry, built with the first task tool: one for every SDK server
+  // instance (a task outlives the request, and the per-request instance, that created it).
   const taskSupport = new Map<string, TaskSupport>()
   let tasks: TaskRegistry | undefined
   // Every tool's scopes, advertised as `scopes_supported` in the metadata.
@@ -329,8 +330,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     },
     close() {
       closing ??= (async () => {
-        await Promise.allSettled([...listeners].map((l) => l.close()))
+        // Tasks first: a tasks/result waiting on a running task is answered (cancelled) instead of holding shutdown.
         tasks?.close()
+        await Promise.allSettled([...listeners].map((l) => l.close()))
         for (const hook of closeHooks) await hook()
         await mcp.close()
       })()

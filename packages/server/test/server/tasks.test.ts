@@ -325,6 +325,21 @@ describe('task limits and lifetime (session mode)', () => {
   })
 })
 
+describe('closing the server', () => {
+  it('aborts running tasks and answers a waiting tasks/result at once', async () => {
+    const app = tasksServer(issuer.url)
+    const url = (await app.listen({ http: { port: 0, shutdownGraceMs: 20_000 }, handleSignals: false })).url!
+    const jack = await connect(url, 'jack')
+    const created = await callAsTask(jack, 'batch_job', { label: 'jack-shutdown' })
+    const waiting = failure(taskResult(jack, created.task.taskId))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await app.close()
+    // Answered by the server (not cut off when the grace period ran out): the task was ended before the listener closed.
+    expect((await waiting).message).toMatch(/was cancelled: it has no result \(The server closed\)/)
+    expect(aborted.get('jack-shutdown')).toMatch(/The server closed/)
+  })
+})
+
 describe('task methods under the rate limit', () => {
   it('polling counts per subject and per method: past its burst a caller gets 429, another caller does not', async () => {
     const app = createAppServer({ name: 'polled', version: '1', auth: { issuer: issuer.url }, rateLimit: { burst: 2, perSecond: 0.01 } }).tool(
