@@ -253,7 +253,7 @@ describe.each([
     expect((await settled(alice, id)).status).toBe('completed')
   })
 
-  it('bad input gets a clear error: a task call of a tool without task support or of no tool, a plain call of a task-only tool, a bad ttl', async () => {
+  it('bad input gets a clear error: a task call of a tool without task support or of no tool, a plain call of a task-only tool, a bad ttl or cursor', async () => {
     const notTask = await failure(callAsTask(alice, 'quick', {}))
     expect(notTask.code).toBe(-32601)
     expect(notTask.message).toMatch(/cannot be called as a task/)
@@ -266,6 +266,9 @@ describe.each([
     const badTtl = await failure(callAsTask(alice, 'slow_forecast', { city: 'x' }, -5))
     expect(badTtl.code).toBe(-32602)
     expect(badTtl.message).toMatch(/task\.ttl/)
+    const badCursor = await failure(listTasks(alice, 'not-a-cursor'))
+    expect(badCursor.code).toBe(-32602)
+    expect(badCursor.message).toMatch(/Invalid cursor/)
     // And the next call is served as usual.
     expect((await alice.callTool({ name: 'quick', arguments: {} })).content).toEqual([{ type: 'text', text: 'quick' }])
   })
