@@ -32,8 +32,8 @@ export interface TaskOptions {
 
 type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
-/** The protocol's `Task`, as `tasks/get` and `tasks/cancel` answer it. */
-interface TaskState {
+/** The protocol's `Task`, as `tasks/get` and `tasks/cancel` answer it (a type, not an interface: results are records). */
+type TaskState = {
   taskId: string
   status: Status
   statusMessage?: string
@@ -94,11 +94,6 @@ export class TaskRegistry {
     this.#pollInterval = pollIntervalMs
   }
 
-  /** How many tasks are kept, and how many of them are `caller`'s. */
-  size(caller?: string): number {
-    return caller === undefined ? this.#tasks.size : this.#tasks.sizeOf(caller)
-  }
-
   /**
    * Puts the task machinery on one SDK server instance: the `tasks` capability, the `tasks/*` methods, and a
    * front for `tools/call` that turns task calls of the tools in `support` into tasks (read at each call, so
@@ -125,7 +120,7 @@ export class TaskRegistry {
     }
     mcp.server.setRequestHandler('tasks/get', { params: taskIdParams }, (params, ctx) => {
       legacyOnly(ctx, 'tasks/get')
-      return { ...this.#state(this.#find(ctx, params.taskId)) }
+      return this.#state(this.#find(ctx, params.taskId))
     })
     mcp.server.setRequestHandler('tasks/result', { params: taskIdParams }, async (params, ctx) => {
       legacyOnly(ctx, 'tasks/result')
@@ -133,7 +128,7 @@ export class TaskRegistry {
     })
     mcp.server.setRequestHandler('tasks/cancel', { params: taskIdParams }, (params, ctx) => {
       legacyOnly(ctx, 'tasks/cancel')
-      return { ...this.#cancel(this.#find(ctx, params.taskId)) }
+      return this.#cancel(this.#find(ctx, params.taskId))
     })
     mcp.server.setRequestHandler('tasks/list', { params: listParams }, (params, ctx) => {
       legacyOnly(ctx, 'tasks/list')
