@@ -157,6 +157,7 @@ export class TaskRegistry {
     const name = typeof params.name === 'string' ? params.name : ''
     const taskSupport = support.get(name)
     // 2026-07-28 dropped these tasks: such a client's call runs as a plain call, whatever the tool declares.
+    // A tool that does not exist gets the SDK's own "not found", task field or not.
     if (isModern(mcp, ctx) || !known(name)) return sdkCall(request, ctx)
     const asked = params.task
     if (asked === undefined) {
