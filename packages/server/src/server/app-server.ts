@@ -20,6 +20,7 @@ import { DuetError, invalidOption } from './errors.js'
 import { withoutDialectDeclaration } from './listed-schema.js'
 import { listenHttp, type HttpListenOptions } from './http.js'
 import { listenStdio } from './stdio.js'
+import { checkTaskSupport, resolveTaskOptions, TaskRegistry, type TaskOptions, type TaskSupport } from './tasks.js'
 import { closeOnSignals } from './shutdown.js'
 import { resolveViewState, VIEW_STATE_TOOL, viewStateHandler, viewStateInput, withViewUUID, type ViewStateOptions } from './view-state.js'
 import type { NoTools, SchemaOutput, StructuredOf, ToolExtra, ToolHandler, ToolSchema, ToolSignatureOf, WithTool, ZodRawShape } from './tool-types.js'
@@ -48,6 +49,12 @@ export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | und
    * are not checked). A token without them gets HTTP 403 `insufficient_scope` naming them.
    */
   scopes?: string[]
+  /**
+   * Lets a long-running tool be called as a task (MCP 2025-11-25 tasks): `'optional'` either way, `'required'`
+   * only as a task. A task call answers at once; the client polls `tasks/get`, fetches `tasks/result`, and
+   * `tasks/cancel` fires the handler's `extra.mcpReq.signal`. 2026-07-28 clients call such a tool plainly.
+   */
+  task?: TaskSupport
   _meta?: Record<string, unknown>
 }
 
@@ -104,6 +111,8 @@ export interface AppServerOptions {
    * render only that dialect show the same views (duetkit's driver then talks through `window.openai`).
    */
   appsSdk?: boolean
+  /** Limits of the tasks kept for tools with a `task` option: in all and per caller, and their lifetime. */
+  tasks?: TaskOptions
 }
 
 /**
@@ -166,6 +175,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const viewState = resolveViewState(options.viewState)
   const auth = resolveAuth(options.auth)
   const rateLimit = resolveRateLimit(options.rateLimit)
+  const taskLimits = resolveTaskOptions(options.tasks)
+  // Each task tool's support, and the registry, built with the first task tool: one for every SDK server
+  // instance (a task outlives the request, and the per-request instance, that created it).
+  const taskSupport = new Map<string, TaskSupport>()
+  let tasks: TaskRegistry | undefined
   // Every tool's scopes, advertised as `scopes_supported` in the metadata.
   const toolScopes = new Set<string>()
   let viewStateRegistered = false
@@ -201,6 +215,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (typeof handler !== 'function') invalidOption(where, 'handler', 'must be a function')
     const visibility = checkVisibility(where, config.visibility)
     const scopes = scopeList('scopes', config.scopes, where)
+    const task = checkTaskSupport(where, config.task)
     claim('tool', `tool:${toolName}`)
     for (const scope of scopes) toolScopes.add(scope)
     const ui = { ...(config._meta?.ui as object | undefined), ...uiMeta, ...(visibility && { visibility }) }
@@ -228,10 +243,21 @@ export function createAppServer(options: AppServerOptions): AppServer {
       ...(scopes.length > 0 && { scopeChallenge: requireScopes(...(scopes as [string, ...string[]])) }),
     }
     add((server) => {
-      if (inputSchema) server.registerTool(toolName, { ...definition, inputSchema }, (args: unknown, extra: ServerContext) => handler(args as never, extra))
-      // The SDK calls a schema-less tool with the context alone; handlers always get (args, extra).
-      else server.registerTool(toolName, definition, (extra: ServerContext) => handler({} as never, extra))
+      const registered = inputSchema
+        ? server.registerTool(toolName, { ...definition, inputSchema }, (args: unknown, extra: ServerContext) => handler(args as never, extra))
+        : // The SDK calls a schema-less tool with the context alone; handlers always get (args, extra).
+          server.registerTool(toolName, definition, (extra: ServerContext) => handler({} as never, extra))
+      // `registerTool` takes no `execution`; the registered tool carries it into tools/list.
+      if (task) registered.execution = { taskSupport: task }
     })
+    if (task) {
+      taskSupport.set(toolName, task)
+      if (!tasks) {
+        const registry = new TaskRegistry(taskLimits)
+        tasks = registry
+        add((server) => registry.install(server, taskSupport, knownTool))
+      }
+    }
   }
 
   // Registering returns the same object: only its type grows by the tool, and no value carries that type.
@@ -304,6 +330,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     },
     close() {
       closing ??= (async () => {
+        // Tasks first: a tasks/result waiting on a running task is answered (cancelled) instead of holding shutdown.
+        tasks?.close()
         await Promise.allSettled([...listeners].map((l) => l.close()))
         for (const hook of closeHooks) await hook()
         await mcp.close()

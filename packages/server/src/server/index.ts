@@ -26,6 +26,7 @@ export type {
 } from './tool-types.js'
 export type { ViewConfig, ViewCsp, ViewPermissions, ViewUiMeta } from './app-tool.js'
 export type { HttpListenOptions } from './http.js'
+export type { TaskOptions, TaskSupport } from './tasks.js'
 // Authorization: the resource server's options, and whose request a handler serves.
 export type { AuthOptions, IntrospectionOptions, IssuerAuthOptions, VerifierAuthOptions } from './auth-options.js'
 export type { BucketRate, RateLimitOptions, RateLimitStore } from './rate-limit.js'

@@ -54,6 +54,11 @@ export const METERED_METHODS: ReadonlySet<string> = new Set([
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  // Polling a task is cheap but unbounded without a limit (the tasks spec asks for one against enumeration).
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
 ])
 
 /** Checks `rateLimit`, naming the option at fault. */
