@@ -1,37 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer, type Server } from 'node:net'
+import type { Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { builtDuetCli } from '../../../../test/support/built.js'
+import { freePortPair as freePair, listenOn } from '../../../../test/support/ports.js'
 
 // The built `duet dev` as a starter's `npm run dev` runs it (no --port): which port it takes, what a
 // taken port says, and what it prints while the page lists a server's prompts.
 const FORECAST_SERVER = fileURLToPath(new URL('../../../../examples/forecast/server/server.js', import.meta.url))
 const held: Server[] = []
 const children: ChildProcess[] = []
-
-async function listenOn(port: number): Promise<Server> {
-  const server = createServer()
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', resolve)
-  })
-  return server
-}
-
-/** Two neighbouring ports free a moment ago: the page's and its sandbox's. */
-async function freePair(): Promise<number> {
-  for (;;) {
-    const first = await listenOn(0)
-    const port = (first.address() as { port: number }).port
-    const second = port < 65535 ? await listenOn(port + 1).catch(() => undefined) : undefined
-    await new Promise((resolve) => first.close(resolve))
-    if (second) {
-      await new Promise((resolve) => second.close(resolve))
-      return port
-    }
-  }
-}
 
 interface Run {
   child: ChildProcess
