@@ -33,8 +33,12 @@ export interface DevServerOptions {
   model?: ModelSpec
 }
 
-/** What the page hears on /api/events: the connections' events, the chat's, and the model's side of the trace. */
-type DevEvent = ConnectionEvent | { type: 'chat'; event: ChatEvent } | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
+/** What the page hears on /api/events: the connections' events, the chat's, a written --watch build, and the model's side of the trace. */
+type DevEvent =
+  | ConnectionEvent
+  | { type: 'chat'; event: ChatEvent }
+  | { type: 'view-built' }
+  | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
 
 /** A running `duet dev`. */
 export interface DevServer {
@@ -232,6 +236,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         },
         built: (ms) => {
           note('info', `view rebuilt in ${Math.round(ms)} ms`)
+          // The page retries a render that failed during the build, even if this build wrote the same view.
+          broadcast({ type: 'view-built' })
           // The build is written: look now rather than at the next poll.
           for (const c of connections) void c.buildEnded(true)
         },

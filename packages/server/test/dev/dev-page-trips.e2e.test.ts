@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { cpSync, renameSync, rmSync } from 'node:fs'
+import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -94,5 +94,51 @@ describe.skipIf(!READY)('the duet dev page, first look', { timeout: 120_000 }, (
   it('hides Close app again once the app is closed', async () => {
     await page.getByTestId('close-app').click()
     await expect.poll(() => page.getByTestId('close-app').isHidden(), WAIT).toBe(true)
+  })
+})
+
+describe.skipIf(!READY)('duet dev --watch after a render failed mid-build', { timeout: 180_000 }, () => {
+  let dir: string
+  let forecast: ChildProcess
+  let dev: DevServer
+  let browser: Browser
+  let page: Page
+  const view = (): FrameLocator => page.frameLocator('[data-testid=app-frame]').frameLocator('iframe')
+
+  beforeAll(async () => {
+    dir = copyForecast()
+    const f = await startForecastServer(dir)
+    forecast = f.child
+    dev = await startDevServer({ servers: [{ kind: 'http', url: f.url }], port: 0, watch: dir })
+    browser = await launchBrowser()
+    page = await openDevPage(browser, dev.url)
+    await page.getByTestId('server-status-s1').filter({ hasText: 'connected' }).waitFor(WAIT)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await dev?.close()
+    forecast?.kill()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('renders again, banner gone, after the next build even when that build wrote the same view', async () => {
+    await page.getByTestId('tool-get_forecast').click()
+    await page.getByTestId('field-city').fill('Oslo')
+    await page.getByTestId('call-button').click()
+    await view().locator('h1').filter({ hasText: 'Forecast for Oslo' }).waitFor(WAIT)
+
+    // A render that read the view while it was gone, as one does between two quick saves.
+    const built = `${dir}/dist/index.html`
+    renameSync(built, `${built}.away`)
+    await page.getByTestId('preset-select').selectOption('claude-desktop')
+    await page.getByTestId('stage-error').filter({ hasText: 'does not exist' }).waitFor(WAIT)
+    renameSync(`${built}.away`, built)
+
+    // A save that changes nothing the view is built from: the build writes the very same file.
+    const app = `${dir}/src/App.jsx`
+    writeFileSync(app, readFileSync(app, 'utf8'))
+    await view().locator('h1').filter({ hasText: 'Forecast for Oslo' }).waitFor(WAIT)
+    await expect.poll(() => page.getByTestId('stage-error').innerText(), WAIT).toBe('')
   })
 })

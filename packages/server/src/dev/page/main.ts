@@ -381,6 +381,12 @@ subscribe({
   chat: (e: { event: ChatEvent }) => {
     for (const listener of chatListeners) listener(e.event)
   },
+  // A render that failed while a build was writing the view (two quick saves) is tried again once a build
+  // is written, even one whose view is unchanged and so raises no resource-changed.
+  'view-built': () =>
+    void serialize(async () => {
+      if (current && !current.app) await remount('the view was rebuilt')
+    }),
   'resource-changed': (e: { server: string; uri: string }) => {
     if (current && current.server === e.server && current.uri === e.uri) void serialize(() => remount('the view changed on the server'))
   },
