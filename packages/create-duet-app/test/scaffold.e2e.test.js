@@ -231,6 +231,11 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
       } finally {
         await dev.stop()
       }
+      // duet dev --watch rebuilt dist/ from the broken source (Vite strips types); the tests after this read it.
+      if (language === 'ts') {
+        const rebuilt = await run('npm', ['run', 'build'], dir)
+        expect(rebuilt.code, rebuilt.output).toBe(0)
+      }
     }, 300_000)
 
     it('serves get_forecast and its view over Streamable HTTP', async () => {
