@@ -2,15 +2,18 @@ import { relative } from 'node:path'
 import { parseArgs as parseCommandLine } from 'node:util'
 import { checkTarget, createApp } from './create.js'
 import { CreateError } from './errors.js'
-import { checkProjectName } from './project-name.js'
+import { checkNotInCheckout, checkProjectName } from './project-name.js'
 import { createPrompter } from './prompt.js'
 import { LANGUAGES, TEMPLATES } from './templates.js'
+import { duetCheckoutRoot } from './vendor.js'
 
-export const USAGE = `Usage: create-duet-app <name> --template <template> [--ts | --js] [--no-install]
+export const USAGE = `Usage: create-duet-app <name | path> --template <template> [--ts | --js] [--no-install]
 
-Creates a Duet project in ./<name>.
+Creates a Duet project in ./<name>, or in <path>.
 
-  <name>                 npm package name and folder, e.g. my-tool
+  <name>                 npm package name and folder, e.g. my-tool (in a Duet checkout: give a path)
+  <path>                 the project's folder, e.g. ../my-tool or /home/me/my-tool; its last part is
+                         the npm package name
   -t, --template <name>  ${Object.entries(TEMPLATES)
     .map(([name, what]) => `${name}: ${what}`)
     .join('\n                         ')}
@@ -70,6 +73,7 @@ function checkTemplate(template) {
 
 function checkNewProject(name, cwd) {
   const project = checkProjectName(name, cwd)
+  checkNotInCheckout(project, duetCheckoutRoot())
   checkTarget(project.dir)
   return project
 }
@@ -101,7 +105,11 @@ export async function main(argv, io = {}) {
     let { name, template, language } = args
     if (interactive && (name === undefined || template === undefined || language === undefined)) {
       prompter = createPrompter(stdin, stdout)
-      if (name === undefined) name = await prompter.ask('Project name', 'my-tool', (answer) => checkNewProject(answer, cwd).name)
+      if (name === undefined)
+        name = await prompter.ask('Project name', 'my-tool', (answer) => {
+          checkNewProject(answer, cwd)
+          return answer
+        })
       if (template === undefined) template = await prompter.ask(`Template: ${Object.keys(TEMPLATES).join(', ')}`, 'mcp-app', checkTemplate)
       if (language === undefined) {
         language = await prompter.ask('Use TypeScript? y/n', 'n', (answer) => {
@@ -115,7 +123,8 @@ export async function main(argv, io = {}) {
     language ??= 'js'
 
     const { dir, installed } = await createApp({ name, template, language, install: args.install, cwd, log: (line) => stdout.write(`${line}\n`) })
-    const where = relative(cwd, dir)
+    const where = relative(cwd, dir) || '.'
+    name = checkProjectName(name, cwd).name
     const label = LANGUAGES[language].label
     stdout.write(
       `\nCreated ${name} (${template}, ${label}) in ${dir}\n\nNext:\n  cd ${where}\n${installed ? '' : '  npm install\n'}` +

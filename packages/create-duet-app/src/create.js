@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { findDuetCheckout, vendorDuet } from './vendor.js'
+import { duetCheckoutRoot, findDuetCheckout, vendorDuet } from './vendor.js'
 import { CreateError } from './errors.js'
 import { runNpm } from './npm.js'
-import { checkProjectName } from './project-name.js'
+import { checkNotInCheckout, checkProjectName } from './project-name.js'
 import { renderTemplate } from './templates.js'
 
 /**
  * @typedef {object} CreateOptions
- * @property {string} name npm package name; the project goes in `<cwd>/<name>` (without its scope)
+ * @property {string} name npm package name (the project goes in `<cwd>/<name>`, without its scope), or a
+ *   path to the project's folder, whose last part is the package name
  * @property {string} template e.g. `'mcp-app'`
  * @property {'js'|'ts'} language
  * @property {boolean} [install] run `npm install` in the project (default true)
@@ -40,9 +41,11 @@ export function checkTarget(dir) {
  * @returns {Promise<{ dir: string, installed: boolean }>}
  */
 export async function createApp({ name, template, language, install = true, cwd = process.cwd(), log = () => {} }) {
-  const { dir } = checkProjectName(name, cwd)
+  const project = checkProjectName(name, cwd)
+  checkNotInCheckout(project, duetCheckoutRoot())
+  const { dir } = project
   // Render before touching the disk, so a bad template or language leaves nothing behind.
-  const files = renderTemplate({ template, language, name })
+  const files = renderTemplate({ template, language, name: project.name })
   checkTarget(dir)
 
   const existed = existsSync(dir)

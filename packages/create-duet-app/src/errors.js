@@ -6,7 +6,8 @@
 /**
  * Codes of {@link CreateError}:
  * - `USAGE`: the command line is incomplete or wrong (exit code 2); `data.usage` is the help text.
- * - `INVALID_NAME`: the project name breaks npm's package name rules or would leave the current folder.
+ * - `INVALID_NAME`: the project name (or a path's last part) breaks npm's package name rules, or a bare
+ *   name would put the project inside the Duet checkout.
  * - `NOT_FOUND`: no such template or language.
  * - `ALREADY_EXISTS`: the target folder exists and is not empty, or is a file.
  * - `BUILD_FAILED`: this checkout's `duetkit` or `@duetkit/server` could not be built or packed.

@@ -49,6 +49,14 @@ export function findDuetCheckout() {
   return { packages }
 }
 
+/**
+ * The root of the Duet checkout this scaffolder runs from, or `undefined` when it was installed.
+ * @returns {string | undefined}
+ */
+export function duetCheckoutRoot() {
+  return findDuetCheckout() ? join(PACKAGES, '..') : undefined
+}
+
 /** The files package.json's `exports` point at (the JavaScript of each entry point). */
 function exportedFiles(pkg) {
   return Object.values(pkg.exports ?? {})

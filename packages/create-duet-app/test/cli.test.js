@@ -17,9 +17,9 @@ beforeEach(() => {
 afterEach(() => rmSync(cwd, { recursive: true, force: true }))
 
 /** Runs bin.js as a process with no terminal: stdin is an empty pipe. */
-function runBin(args, env = {}) {
+function runBin(args, env = {}, at = cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: at, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => {
@@ -53,17 +53,30 @@ async function runMain(args, { answers, interactive = answers !== undefined } = 
 
 describe('project names', () => {
   it('accepts npm package names and puts the project in a child folder', () => {
-    expect(checkProjectName('my-tool', '/w')).toEqual({ name: 'my-tool', dir: '/w/my-tool' })
-    expect(checkProjectName('@acme/weather.app', '/w')).toEqual({ name: '@acme/weather.app', dir: '/w/weather.app' })
+    expect(checkProjectName('my-tool', '/w')).toEqual({ name: 'my-tool', dir: '/w/my-tool', path: false })
+    expect(checkProjectName('@acme/weather.app', '/w')).toEqual({ name: '@acme/weather.app', dir: '/w/weather.app', path: false })
+  })
+
+  it('takes a path, absolute or relative, as the folder, and its last part as the package name', () => {
+    expect(checkProjectName('/home/me/apps/my-tool', '/w')).toEqual({ name: 'my-tool', dir: '/home/me/apps/my-tool', path: true })
+    expect(checkProjectName('../my-tool', '/w/sub')).toEqual({ name: 'my-tool', dir: '/w/my-tool', path: true })
+    expect(checkProjectName('apps/my-tool/', '/w')).toEqual({ name: 'my-tool', dir: '/w/apps/my-tool', path: true })
+    expect(checkProjectName('.', '/w/my-tool')).toEqual({ name: 'my-tool', dir: '/w/my-tool', path: true })
+  })
+
+  it('refuses a path whose last part is not an npm name, naming the path and the part', () => {
+    expect(() => checkProjectName('/tmp/My Tool', '/w')).toThrow(
+      'Invalid project name "My Tool" (the last part of the path "/tmp/My Tool"): npm package names are lowercase. The folder name is the npm package name: give a path ending in one.',
+    )
+    expect(() => checkProjectName('../_tool', '/w/x')).toThrow(
+      /"_tool" \(the last part of the path "\.\.\/_tool"\): it cannot start with a dot or an underscore/,
+    )
+    expect(() => checkProjectName('/', '/w')).toThrow(/the last part of the path "\/"\): it is empty/)
   })
 
   it.each([
     ['', /empty/],
     ['My-Tool', /lowercase/],
-    ['../escape', /not a path/],
-    ['a/b', /not a path/],
-    ['/etc', /not a path/],
-    ['..', /dot/],
     ['.hidden', /dot/],
     ['_private', /underscore/],
     ['has space', /letters, digits/],
@@ -103,13 +116,16 @@ describe('the command line', () => {
       const { code, stderr } = await runBin(args)
       expect(code).toBe(2)
       expect(stderr).toMatch(/missing .*\(no terminal to ask on\)/)
-      expect(stderr).toContain('Usage: create-duet-app <name> --template <template>')
+      expect(stderr).toContain('Usage: create-duet-app <name | path> --template <template>')
     }
     expect(readdirSync(cwd)).toEqual([])
   })
 
   it('rejects a bad name, an unknown template and a non-empty folder before writing anything', async () => {
-    expect(await runBin(['../up', '--template', 'mcp-app'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/not a path/) })
+    expect(await runBin(['../Up', '--template', 'mcp-app'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/"Up" \(the last part of the path "\.\.\/Up"\): npm package names are lowercase/),
+    })
     expect(await runBin(['ok', '--template', 'nope'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown template 'nope'\. Templates: mcp-app/) })
     mkdirSync(join(cwd, 'taken'))
     writeFileSync(join(cwd, 'taken', 'notes.txt'), 'mine')
@@ -119,6 +135,31 @@ describe('the command line', () => {
     expect(readdirSync(join(cwd, 'taken'))).toEqual(['notes.txt'])
     expect(readFileSync(join(cwd, 'taken', 'notes.txt'), 'utf8')).toBe('mine')
     expect(readdirSync(cwd).sort()).toEqual(['taken'])
+  })
+
+  it('refuses a bare name inside the Duet checkout, saying to give a path, and writes nothing there', async () => {
+    const checkout = fileURLToPath(new URL('../../../', import.meta.url))
+    const name = `trip-${process.pid}`
+    const { code, stderr } = await runBin([name, '--template', 'mcp-app', '--no-install'], {}, checkout)
+    expect(code).toBe(1)
+    expect(stderr).toContain(`${join(checkout, name)} is inside the Duet checkout (${checkout.replace(/\/$/, '')})`)
+    expect(stderr).toContain(`Give a path outside it, e.g. ../${name}`)
+    expect(existsSync(join(checkout, name))).toBe(false)
+  })
+
+  it('creates the project at an absolute path, named after its last part', { timeout: 300_000 }, async () => {
+    const target = join(cwd, 'nested', 'abs-tool')
+    const elsewhere = mkdtempSync(join(tmpdir(), 'create-duet-app-elsewhere-'))
+    try {
+      const { code, stdout, stderr } = await runBin([target, '--template', 'mcp-app', '--no-install'], {}, elsewhere)
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+      expect(stdout).toContain(`Created abs-tool (mcp-app, JavaScript) in ${target}`)
+      expect(JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')).name).toBe('abs-tool')
+      expect(readdirSync(elsewhere)).toEqual([])
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true })
+    }
   })
 
   it("takes back what it wrote when this checkout's packages cannot be built or packed", async () => {

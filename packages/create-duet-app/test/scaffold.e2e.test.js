@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { launchBrowser } from '../../../test/support/browser.ts'
 import { openHostPage } from '../../../test/support/host/index.ts'
+import { freePortPair } from '../../../test/support/ports.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
 import { SHOTS_DIR as SHOTS } from '../../../test/support/shots.ts'
@@ -50,6 +51,46 @@ function startHttp(dir, entry) {
     })
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${stderr}`)))
   })
+}
+
+/**
+ * Starts `npm run dev` in its own process group (npm, the script and what it starts) and collects
+ * what it prints; `until(re)` waits for a line matching `re`, `stop()` ends the whole group.
+ */
+function startDev(dir, extraEnv) {
+  const child = spawn('npm', ['run', 'dev'], { cwd: dir, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  let output = ''
+  const waiters = []
+  const onData = (chunk) => {
+    output += chunk
+    for (const w of waiters.splice(0))
+      if (!w.re.test(output)) waiters.push(w)
+      else w.resolve(output)
+  }
+  child.stdout.on('data', onData)
+  child.stderr.on('data', onData)
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  return {
+    until: (re, ms = 120_000) =>
+      new Promise((resolve, reject) => {
+        if (re.test(output)) return resolve(output)
+        const timer = setTimeout(() => reject(new Error(`npm run dev did not print ${re} within ${ms} ms:\n${output}`)), ms)
+        waiters.push({
+          re,
+          resolve: (o) => {
+            clearTimeout(timer)
+            resolve(o)
+          },
+        })
+      }),
+    output: () => output,
+    stop: async () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM')
+      } catch {}
+      await exited
+    },
+  }
 }
 
 async function stop(child) {
@@ -170,6 +211,32 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
         const { code, output } = await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], dir)
         expect(code, output).toBe(0)
       }, 120_000)
+
+    it(`npm run dev serves duet dev on $DUET_DEV_PORT${language === 'ts' ? ', type-checking the view as it is saved' : ''}`, async () => {
+      const port = await freePortPair()
+      const dev = startDev(dir, { DUET_DEV_PORT: String(port) })
+      try {
+        await dev.until(new RegExp(`host ready at http://127\\.0\\.0\\.1:${port}/`))
+        if (language === 'ts') {
+          await dev.until(/Found 0 errors\. Watching for file changes/)
+          const app = join(dir, 'src/App.tsx')
+          const original = readFileSync(app, 'utf8')
+          writeFileSync(app, original.replace(/state\.city\b/, 'state.cty'))
+          try {
+            await dev.until(/src\/App\.tsx\(\d+,\d+\): error TS2551: Property 'cty' does not exist/)
+          } finally {
+            writeFileSync(app, original)
+          }
+        }
+      } finally {
+        await dev.stop()
+      }
+      // duet dev --watch rebuilt dist/ from the broken source (Vite strips types); the tests after this read it.
+      if (language === 'ts') {
+        const rebuilt = await run('npm', ['run', 'build'], dir)
+        expect(rebuilt.code, rebuilt.output).toBe(0)
+      }
+    }, 300_000)
 
     it('serves get_forecast and its view over Streamable HTTP', async () => {
       const { child, url } = await startHttp(dir, entry)

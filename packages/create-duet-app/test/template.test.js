@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -102,12 +103,28 @@ describe('the mcp-app template', () => {
 
 // After changing the template, rewrite the example from it (the files it lists, nothing else):
 //   node -e "import('./packages/create-duet-app/src/templates.js').then(({ renderTemplate }) => { const fs = require('node:fs'), path = require('node:path'); for (const [rel, text] of renderTemplate({ template: 'mcp-app', language: 'js', name: 'forecast' })) { const p = path.join('examples/forecast', rel); fs.mkdirSync(path.dirname(p), { recursive: true }); fs.writeFileSync(p, text) } })"
+// Then drop "allowScripts" from examples/forecast/package.json: in the workspace the root's policy applies.
 describe('examples/forecast', () => {
-  it("is exactly the template's JavaScript output for the name forecast", () => {
+  it("is exactly the template's JavaScript output for the name forecast, but for allowScripts", () => {
     const files = renderTemplate({ template: 'mcp-app', language: 'js', name: 'forecast' })
+    // A project's install-script policy belongs at its root; in this workspace that is the repository's.
+    const pkg = JSON.parse(files.get('package.json'))
+    expect(pkg.allowScripts).toEqual(JSON.parse(readFileSync(join(EXAMPLE, '../../package.json'), 'utf8')).allowScripts)
+    delete pkg.allowScripts
+    files.set('package.json', `${JSON.stringify(pkg, null, 2)}\n`)
     // Build output and installed packages are not part of the source.
     const example = walk(EXAMPLE, '', new Set(['node_modules', 'dist'])).sort()
     expect(example).toEqual([...files.keys()])
     for (const [path, text] of files) expect(readFileSync(join(EXAMPLE, path), 'utf8'), path).toBe(text)
+  })
+
+  it('npm installs the workspace without a warning about a workspace allowScripts', () => {
+    const root = join(EXAMPLE, '../..')
+    const workspaces = ['packages', 'examples'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name, 'package.json')))
+    for (const file of workspaces.filter((f) => existsSync(f))) expect(JSON.parse(readFileSync(file, 'utf8')).allowScripts, file).toBeUndefined()
+    // npm 11 warns at install about a workspace's allowScripts (it is ignored there); a dry run is enough.
+    const r = spawnSync('npm', ['install', '--dry-run', '--offline', '--no-audit', '--no-fund'], { cwd: root, encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).not.toMatch(/allowScripts in workspace/)
   })
 })

@@ -11,7 +11,8 @@ Serves a local web host for trying and debugging MCP App servers, on 127.0.0.1.
                        $DUET_DEV_TOKEN serves HTTP servers without one. 401/403/429 answers show in the trace
   --stdio "<command>"  a server to spawn and talk to over stdio; the line is split like a shell
                        would quote it, but never run through a shell
-  --port <n>           port of the host page (default 5180); the sandbox origin uses port + 1
+  --port <n>           port of the host page (default 5180, or $DUET_DEV_PORT); the sandbox origin
+                       uses port + 1
   --poll <ms>          how often to re-read rendered views (reload) and retry lost servers (default 1000)
   --watch <folder>     a Vite project (e.g. . in a create-duet-app project): rebuild its view with its
                        own Vite on every save and re-mount the rendered view at once, keeping its

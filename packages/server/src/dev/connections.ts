@@ -71,6 +71,7 @@ export class ServerConnection {
     const client = this.client
     if (!client || this.state.status !== 'connected')
       throw new DuetError('NOT_CONNECTED', `server ${this.state.label} is not connected${this.state.error ? `: ${this.state.error}` : ''}`)
+    this.offered(client, method)
     try {
       switch (method) {
         case 'tools/call':
@@ -95,6 +96,16 @@ export class ServerConnection {
       if (!(err instanceof DuetError) && isTransportFailure(err)) this.fail(err)
       throw err
     }
+  }
+
+  /**
+   * Lists of a feature the server does not declare are answered here, as the server would (-32601):
+   * asked, the SDK client would print a line about it on duet dev's terminal and answer an empty list.
+   */
+  private offered(client: Client, method: string): void {
+    const feature = method === 'prompts/list' ? 'prompts' : method === 'resources/list' || method === 'resources/templates/list' ? 'resources' : undefined
+    if (feature === undefined || client.getServerCapabilities()?.[feature] !== undefined) return
+    throw Object.assign(new Error(`${this.state.label} does not offer ${feature} (its capabilities have no "${feature}")`), { code: -32601 })
   }
 
   /** A `--watch` build started: watched reads are ignored until it ends (see `building`). */
@@ -271,7 +282,12 @@ export class ServerConnection {
     this.ticking = true
     try {
       if (this.state.status !== 'connected') await this.connect()
-      else if (this.watched.size > 0) await this.checkWatched()
+      // A view that cannot be read for a moment (a build between emptying dist/ and writing it) is not a
+      // server that went away: only a transport failure takes the server down; the next poll reads again.
+      else if (this.watched.size > 0)
+        await this.checkWatched().catch((err) => {
+          if (isTransportFailure(err)) throw err
+        })
       else await this.client?.ping()
     } catch (err) {
       this.fail(err)

@@ -33,8 +33,12 @@ export interface DevServerOptions {
   model?: ModelSpec
 }
 
-/** What the page hears on /api/events: the connections' events, the chat's, and the model's side of the trace. */
-type DevEvent = ConnectionEvent | { type: 'chat'; event: ChatEvent } | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
+/** What the page hears on /api/events: the connections' events, the chat's, a written --watch build, and the model's side of the trace. */
+type DevEvent =
+  | ConnectionEvent
+  | { type: 'chat'; event: ChatEvent }
+  | { type: 'view-built' }
+  | { type: 'trace'; server: 'model'; dir: 'host->model' | 'model->host'; message: unknown }
 
 /** A running `duet dev`. */
 export interface DevServer {
@@ -218,9 +222,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     api(req, res).catch((err) => sendJson(res, 500, { error: { code: 'INTERNAL', message: String(err) } }))
   })
   const sandbox = createServer(createSandboxHandler(origins, () => [`127.0.0.1:${sandboxPort}`, `localhost:${sandboxPort}`]))
-  port = await listen(main, options.port ?? 5180)
+  port = await listen(main, options.port ?? 5180, (p) => `port ${p} (the duet dev page) is in use; pick another with --port or $DUET_DEV_PORT`)
   try {
-    sandboxPort = await listen(sandbox, options.sandboxPort ?? (options.port === 0 ? 0 : port + 1))
+    // A taken sandbox port is named as such: the person only ever chose the page's port.
+    sandboxPort = await listen(sandbox, options.sandboxPort ?? (options.port === 0 ? 0 : port + 1), (p) =>
+      options.sandboxPort === undefined
+        ? `port ${p} (the sandbox origin duet dev serves views from, always the page's port ${port} + 1) is in use; pick another --port or $DUET_DEV_PORT, and the sandbox takes the port after it`
+        : `port ${p} (the sandboxPort option, the sandbox origin) is in use; pick another sandboxPort`,
+    )
   } catch (err) {
     await closeServer(main)
     throw err
@@ -237,6 +246,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         },
         built: (ms) => {
           note('info', `view rebuilt in ${Math.round(ms)} ms`)
+          // The page retries a render that failed during the build, even if this build wrote the same view.
+          broadcast({ type: 'view-built' })
           // The build is written: look now rather than at the next poll.
           for (const c of connections) void c.buildEnded(true)
         },
@@ -266,10 +277,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 }
 
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, inUse: (port: number) => string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new DuetError('LISTEN_FAILED', `port ${port} is in use; pick another with --port`, { port, cause: err.code }) : err),
+      reject(err.code === 'EADDRINUSE' ? new DuetError('LISTEN_FAILED', inUse(port), { port, cause: err.code }) : err),
     )
     server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
   })

@@ -57,7 +57,7 @@ export function parseDevArgs(argv: string[], env: Record<string, string | undefi
   // $DUET_DEV_TOKEN: for HTTP servers without their own --token (and out of `ps`, unlike a flag).
   const envToken = env.DUET_DEV_TOKEN
   if (envToken) for (const server of servers) if (server.kind === 'http' && server.token === undefined) server.token = envToken
-  const port = wholeNumber('port', once.get('port'), 65534)
+  const port = wholeNumber('port', once.get('port'), 65534) ?? envPort(env)
   const pollMs = wholeNumber('poll', once.get('poll'))
   const watch = once.get('watch')
   const modelFlag = once.get('model') ?? (env.DUET_MODEL || undefined)
@@ -72,6 +72,15 @@ function wholeNumber(flag: Flag, raw: string | undefined, max?: number): number 
   const n = Number(raw)
   if (!Number.isInteger(n) || n < 0 || (max !== undefined && n > max))
     throw new DuetError('USAGE', `--${flag} ${raw}: expected a whole number${max !== undefined ? ` from 0 to ${max}` : ''}`)
+  return n
+}
+
+// $DUET_DEV_PORT stands for --port when the flag is absent: `npm start` and a starter's `npm run dev` read it too.
+function envPort(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.DUET_DEV_PORT
+  if (raw === undefined || raw === '') return undefined
+  const n = Number(raw)
+  if (!/^\d+$/.test(raw) || n > 65534) throw new DuetError('USAGE', `$DUET_DEV_PORT ${raw}: expected a whole number from 0 to 65534 (it stands for --port)`)
   return n
 }
 

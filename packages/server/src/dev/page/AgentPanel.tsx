@@ -120,7 +120,10 @@ export const AgentPanel = component<AgentPanelState, Record<string, never>, Agen
           </div>
         </div>
         <div>
-          <input className="agent-event" placeholder="event" data-testid="agent-event" size={10} value={state.event} />{' '}
+          {/* Prefilled with "answer", so a placeholder alone would not say what the field is. */}
+          <label title="The event name notify_ui sends to the app">
+            event <input className="agent-event" placeholder="event" data-testid="agent-event" size={10} value={state.event} />
+          </label>{' '}
           <button type="button" className="agent-send" data-testid="agent-send">
             Send notify_ui
           </button>

@@ -99,7 +99,11 @@ const chatListeners: ((event: ChatEvent) => void)[] = [
     if (typeof channel === 'string' && channel) agent.setChannel(channel)
   },
 ]
-const closeButton = h('button', { type: 'button', 'data-testid': 'close-app' }, 'Close app')
+const closeButton = h('button', { type: 'button', 'data-testid': 'close-app', hidden: true }, 'Close app')
+// Shown only while there is an app to close.
+const showClose = () => {
+  closeButton.hidden = current === null
+}
 // Resources and prompts open in the middle column, where a tool's form goes.
 const browse = { servers: () => servers, show: (el: HTMLElement) => toolArea.replaceChildren(el) }
 const resourcesBrowser = resourcesTab(browse)
@@ -129,7 +133,8 @@ document.getElementById('app')!.append(
         { id: 'prompts', label: 'Prompts', element: promptsBrowser.element, onShow: () => void promptsBrowser.refresh() },
       ]),
     ),
-    h('section', {}, chatBox, banner, toolArea, stageError, stage, closeButton, inputPanel.element, resultPanel.element),
+    // The app above the tool's form: a tall form must not push the view below the fold.
+    h('section', {}, chatBox, banner, stageError, stage, closeButton, toolArea, inputPanel.element, resultPanel.element),
     h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
   ),
 )
@@ -253,6 +258,7 @@ async function callTool(server: string, tool: Tool, args: Record<string, unknown
     await serialize(async () => {
       await current?.app?.destroy()
       current = { server, tool, args, uri }
+      showClose()
       forgetOldView()
       await mountCurrent()
     })
@@ -325,6 +331,8 @@ async function mountCurrent(): Promise<void> {
     await app.bridge.sendToolInput({ arguments: c.args })
     // From here on callTool delivers the outcome itself; one that came in earlier is delivered now.
     c.app = app
+    // This view rendered: a banner of an earlier attempt (a read between two quick saves) is stale now.
+    stageError.replaceChildren()
     if (c.result) await app.bridge.sendToolResult(c.result)
     else if (c.cancelled) await app.bridge.sendToolCancelled({ reason: c.cancelled })
   } catch (err) {
@@ -354,6 +362,7 @@ closeButton.addEventListener(
     void serialize(async () => {
       await current?.app?.destroy()
       current = null
+      showClose()
       frameBox.replaceChildren()
     }),
 )
@@ -372,6 +381,12 @@ subscribe({
   chat: (e: { event: ChatEvent }) => {
     for (const listener of chatListeners) listener(e.event)
   },
+  // A render that failed while a build was writing the view (two quick saves) is tried again once a build
+  // is written, even one whose view is unchanged and so raises no resource-changed.
+  'view-built': () =>
+    void serialize(async () => {
+      if (current && !current.app) await remount('the view was rebuilt')
+    }),
   'resource-changed': (e: { server: string; uri: string }) => {
     if (current && current.server === e.server && current.uri === e.uri) void serialize(() => remount('the view changed on the server'))
   },

@@ -42,14 +42,17 @@ export function promptsTab(o: BrowserTabOptions): { element: HTMLElement; refres
         if (!cursor) break
       }
     } catch (err) {
-      note = isMethodNotFound(err) ? h('small', {}, 'not offered (prompts/list: method not found)') : errorView('prompt-list-error', 'prompts/list', err)
+      // A line of its own under the server's name and version (inline, it read "1.0.0none").
+      note = isMethodNotFound(err)
+        ? h('div', { class: 'status' }, 'not offered (prompts/list: method not found)')
+        : errorView('prompt-list-error', 'prompts/list', err)
     }
     const buttons = prompts.map((p) => {
       const b = h('button', { type: 'button', class: 'tool', 'data-testid': 'prompt-item', 'data-name': p.name, title: p.description ?? '' }, p.title ?? p.name)
       b.addEventListener('click', () => showPrompt(server.id, p))
       return b
     })
-    if (!note && prompts.length === 0) note = h('small', {}, 'none')
+    if (!note && prompts.length === 0) note = h('div', { class: 'status' }, 'no prompts')
     return h('div', { class: 'server', 'data-testid': `prompts-${server.id}` }, title, note, ...buttons)
   }
 
