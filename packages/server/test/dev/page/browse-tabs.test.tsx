@@ -44,7 +44,7 @@ describe('ResourceList (the resources tab)', () => {
 
   it('says when listing failed as a whole', async () => {
     const t = renderComponent(ResourceList)
-    await t.simulateAction('REFRESH')
+    await t.simulateAction('REFRESH', null)
     await t.fail('PAGE', 'fetch failed', 'LIST_FAILED')
     expect(t.html()).toContain('listing resources failed: fetch failed')
   })
@@ -53,7 +53,7 @@ describe('ResourceList (the resources tab)', () => {
 describe('ResourceView (a resource or template in the middle column)', () => {
   it('reads a resource and shows JSON indented, a blob as size and type, as text never HTML', async () => {
     const t = renderComponent(ResourceView, { initialState: resourceViewState('s1', resources[0].resources[0]) })
-    await t.simulateAction('READ')
+    await t.simulateAction('READ', null)
     expect(t.requests('RPC')).toEqual([
       { rpc: { server: 's1', method: 'resources/read', params: { uri: 'config://settings' } }, ok: 'READ_DONE', error: 'READ_FAILED' },
     ])
@@ -73,7 +73,7 @@ describe('ResourceView (a resource or template in the middle column)', () => {
 
   it('names the failed read with its code and the server message', async () => {
     const t = renderComponent(ResourceView, { initialState: resourceViewState('s1', resources[0].resources[0]) })
-    await t.simulateAction('READ')
+    await t.simulateAction('READ', null)
     await t.fail('RPC', { error: 'the disk is on fire', code: -32603 })
     expect(t.html()).toMatch(/data-testid="resource-error">resources\/read config:\/\/settings failed \(-32603\): the disk is on fire</)
   })
@@ -106,7 +106,7 @@ describe('ResourceView (a resource or template in the middle column)', () => {
 describe('PromptList (the prompts tab)', () => {
   it('lists prompts per server, "no prompts" on a line of its own, errors as a banner, and opens the one picked', async () => {
     const t = renderComponent(PromptList)
-    await t.simulateAction('REFRESH')
+    await t.simulateAction('REFRESH', null)
     await t.respond('PAGE', prompts, 'LISTED')
     const html = t.html()
     expect(html).toContain('data-name="review"')
