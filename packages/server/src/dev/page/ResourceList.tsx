@@ -1,83 +1,47 @@
 import { component, type Drivers } from 'duetkit'
 import type { JSX } from 'duetkit/jsx-runtime'
-import type { ListProblem, ResourceSection } from './browse.js'
+import type { ResourceSection } from './browse.js'
+import { type ListRequest, type ListState, listing, listView, problemView, sectionView } from './browse-list.js'
 
 /** What the list asks of the page: list every server's resources, or open one (or a template) in the middle column. */
 export type ResourceListRequest =
-  | { list: true; ok: 'LISTED'; error: 'LIST_FAILED' }
+  | ListRequest
   | { open: { server: string; resource: ResourceSection['resources'][number] } }
   | { template: { server: string; template: ResourceSection['templates'][number] } }
 export type ResourceListDrivers = Drivers & { PAGE: { source: undefined; sink: ResourceListRequest } }
 
-export interface ResourceListState {
-  sections: ResourceSection[]
-  /** Why the last listing failed as a whole. */
-  error: string
-}
+export type ResourceListState = ListState<ResourceSection>
 
 type Actions = { LISTED: ResourceSection[]; LIST_FAILED: { error: string } }
 
-/** A listing's problem as shown under its heading: a quiet note, or an error banner. */
-export function problemView(p: ListProblem | undefined, testid: string): JSX.Element | null {
-  if (p?.note) return <small>{p.note}</small>
-  if (p?.error)
-    return (
-      <div className="error-banner" data-testid={testid}>
-        {p.error}
-      </div>
-    )
-  return null
-}
-
-// The server's name and version on a line of its own, so a note below never runs into it.
-export function sectionTitle(title: string): JSX.Element {
-  return (
-    <div>
-      <b>{title}</b>
-    </div>
-  )
-}
-
 function section(s: ResourceSection): JSX.Element {
-  if (s.status)
-    return (
-      <div key={s.id} className="server">
-        {sectionTitle(s.title)}
-        <div className="status error">{s.status}</div>
-      </div>
-    )
-  return (
-    <div key={s.id} className="server" data-testid={`resources-${s.id}`}>
-      {sectionTitle(s.title)}
-      <h2>Resources</h2>
-      {problemView(s.resourcesProblem, 'resource-list-error')}
-      {!s.resourcesProblem && s.resources.length === 0 ? <small>no resources</small> : null}
-      {s.resources.map((r, i) => (
-        <button
-          type="button"
-          className="tool resource-item"
-          data-testid="resource-item"
-          data-uri={r.uri}
-          data={{ server: s.id, index: i }}
-          title={r.description ?? ''}
-        >
-          {r.name}
-          <br />
-          <small>{r.uri}</small>
-        </button>
-      ))}
-      <h2>Templates</h2>
-      {problemView(s.templatesProblem, 'resource-list-error')}
-      {!s.templatesProblem && s.templates.length === 0 ? <small>no templates</small> : null}
-      {s.templates.map((t, i) => (
-        <button type="button" className="tool template-item" data-testid="template-item" data={{ server: s.id, index: i }} title={t.description ?? ''}>
-          {t.name}
-          <br />
-          <small>{t.uriTemplate}</small>
-        </button>
-      ))}
-    </div>
-  )
+  return sectionView(s, `resources-${s.id}`, () => [
+    <h2>Resources</h2>,
+    problemView(s.resourcesProblem, 'resource-list-error', s.resources.length, 'no resources'),
+    ...s.resources.map((r, i) => (
+      <button
+        type="button"
+        className="tool resource-item"
+        data-testid="resource-item"
+        data-uri={r.uri}
+        data={{ server: s.id, index: i }}
+        title={r.description ?? ''}
+      >
+        {r.name}
+        <br />
+        <small>{r.uri}</small>
+      </button>
+    )),
+    <h2>Templates</h2>,
+    problemView(s.templatesProblem, 'resource-list-error', s.templates.length, 'no templates'),
+    ...s.templates.map((t, i) => (
+      <button type="button" className="tool template-item" data-testid="template-item" data={{ server: s.id, index: i }} title={t.description ?? ''}>
+        {t.name}
+        <br />
+        <small>{t.uriTemplate}</small>
+      </button>
+    )),
+  ])
 }
 
 /**
@@ -87,15 +51,7 @@ function section(s: ResourceSection): JSX.Element {
  */
 export const ResourceList = component<ResourceListState, Record<string, never>, ResourceListDrivers, Actions>()(
   function ResourceList({ state }) {
-    return (
-      <div>
-        <button type="button" className="resources-refresh" data-testid="resources-refresh">
-          Refresh
-        </button>
-        {state.error ? <div className="error-banner">{state.error}</div> : null}
-        <div data-testid="resource-list">{state.sections.map(section)}</div>
-      </div>
-    )
+    return listView('resources', state, state.sections.map(section))
   },
   {
     initialState: { sections: [], error: '' },
@@ -105,9 +61,7 @@ export const ResourceList = component<ResourceListState, Record<string, never>, 
       TEMPLATE: DOM.click('.template-item').dataset(),
     }),
     model: {
-      REFRESH: { PAGE: () => ({ list: true, ok: 'LISTED', error: 'LIST_FAILED' }) },
-      LISTED: (state, sections) => ({ ...state, sections, error: '' }),
-      LIST_FAILED: (state, { error }) => ({ ...state, error: `listing resources failed: ${error}` }),
+      ...listing<ResourceSection, ResourceListState>('resources'),
       OPEN: {
         PAGE: (state, d) => {
           const resource = state.sections.find((s) => s.id === d.server)?.resources[Number(d.index)]
