@@ -87,4 +87,28 @@ describe('duet check killed during the browser step', { timeout: 120_000 }, () =
       }
     })
   }
+
+  it('leaves nothing behind after a run that ends by itself, its reaper included', async () => {
+    const marker = `duet-leak-normal-${process.pid}-${Date.now()}`
+    const viewFile = join(dir, `${marker}.html`)
+    writeFileSync(viewFile, rawView())
+    const child = spawn(process.execPath, [BIN, 'check', '--stdio', `node ${HOSTILE} --mode ok --linger --view-file ${viewFile}`, '--tool', 'show'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DUET_LEAK_MARKER: marker },
+    })
+    let stdout = ''
+    child.stdout?.on('data', (c) => {
+      stdout += c
+    })
+    child.stderr?.resume()
+    const status = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    try {
+      expect(stdout).toMatch(/PASS/)
+      expect(status).toBe(0)
+      await until('what the run started to go', GONE_MS, () => (marked(marker).length === 0 ? true : undefined)).catch(() => undefined)
+      expect(marked(marker).map((p) => `${p.pid} ${p.command.slice(0, 120)}`)).toEqual([])
+    } finally {
+      killAll(marked(marker).map((p) => p.pid))
+    }
+  })
 })
