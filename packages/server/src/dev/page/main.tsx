@@ -1,6 +1,6 @@
 import { getToolUiResourceUri, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
-import { run, type RunningApp } from 'duetkit'
+import { type AnyComponent, run, type RunningApp, type StateOf } from 'duetkit'
 import { hostStyleVariables } from '../host-styles.js'
 import { presetById } from '../presets.js'
 import type { ChatEvent } from '../model/chat-events.js'
@@ -140,9 +140,9 @@ let areaApp: RunningApp = run(() => <p>Pick a tool on the left.</p>, {}, { mount
 // Resources and prompts ask their server through the dev server, as the person at the page.
 const rpcDriver = () =>
   makePageDriver<{ rpc: { server: string; method: string; params: Record<string, unknown> } }>(({ rpc: r }) => rpc(r.server, r.method, r.params, 'user'))
-function showInArea<S>(component: Parameters<typeof run>[0], initialState: S): RunningApp {
+function showInArea<C extends AnyComponent>(component: C, initialState: StateOf<C>): RunningApp {
   areaApp.dispose()
-  areaApp = run(component, { RPC: rpcDriver() }, { mountPoint: place('tool-area'), initialState: initialState as never })
+  areaApp = run(component, { RPC: rpcDriver() }, { mountPoint: place('tool-area'), initialState })
   return areaApp
 }
 
