@@ -9,7 +9,7 @@ export interface StageState {
   tool: string
   /** An app is mounted (Close app shows only then). */
   hasApp: boolean
-  /** The view's `prefersBorder: false` drops the frame's dashed border. */
+  /** The view's `prefersBorder: false` drops the frame's dashed border (there is none without an app). */
   border: boolean
   /** Why the last render failed. */
   error: string
@@ -39,7 +39,7 @@ export const Stage = component<StageState, Record<string, never>, StageDrivers, 
               Exit full screen
             </button>
           </div>
-          <div className="frame-box" style={{ width: state.display === 'inline' ? `${state.width}px` : '', borderStyle: state.border ? '' : 'none' }} />
+          <div className="frame-box" style={{ width: state.display === 'inline' ? `${state.width}px` : '', borderStyle: state.border && state.hasApp ? '' : 'none' }} />
         </div>
         {state.hasApp ? (
           <button type="button" className="close-app" data-testid="close-app">

@@ -63,16 +63,20 @@ describe('Stage (where the app renders)', () => {
   it('shows Close app only while an app is shown', async () => {
     const t = renderComponent(Stage)
     expect(t.html()).not.toContain('close-app')
+    // No app, no empty dashed frame above the tool's form either.
+    expect(t.html()).toContain('border-style: none')
     await t.simulateAction('STAGE', { hasApp: true, tool: 'get_forecast' })
     await t.simulateEvent('.close-app', 'click')
     expect(t.requests('PAGE')).toEqual([{ close: true }])
     await t.simulateAction('STAGE', { hasApp: false })
     expect(t.html()).not.toContain('close-app')
+    await t.simulateAction('STAGE', { hasApp: true })
+    expect(t.html()).not.toContain('border-style: none')
   })
 
   it('draws the mode, the inline width, the host bar with its title and Exit, and a render error above the app', async () => {
     const t = renderComponent(Stage)
-    await t.simulateAction('STAGE', { display: 'inline', width: 420, border: false })
+    await t.simulateAction('STAGE', { display: 'inline', width: 420, border: false, hasApp: true })
     expect(t.html()).toContain('<div class="frame-box" style="width: 420px; border-style: none"></div>')
     await t.simulateAction('STAGE', { display: 'fullscreen', tool: 'show_counter', error: 'Could not render ui://x: boom' })
     const html = t.html()
