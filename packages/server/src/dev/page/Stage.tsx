@@ -39,7 +39,10 @@ export const Stage = component<StageState, Record<string, never>, StageDrivers, 
               Exit full screen
             </button>
           </div>
-          <div className="frame-box" style={{ width: state.display === 'inline' ? `${state.width}px` : '', borderStyle: state.border && state.hasApp ? '' : 'none' }} />
+          <div
+            className="frame-box"
+            style={{ width: state.display === 'inline' ? `${state.width}px` : '', borderStyle: state.border && state.hasApp ? '' : 'none' }}
+          />
         </div>
         {state.hasApp ? (
           <button type="button" className="close-app" data-testid="close-app">
