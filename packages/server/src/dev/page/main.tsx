@@ -1,6 +1,6 @@
 import { getToolUiResourceUri, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
-import { type AnyComponent, run, type RunningApp, type StateOf } from 'duetkit'
+import { type ActionsOf, type AnyComponent, run, type RunningApp, type StateOf } from 'duetkit'
 import { hostStyleVariables } from '../host-styles.js'
 import { presetById } from '../presets.js'
 import type { ChatEvent } from '../model/chat-events.js'
@@ -115,7 +115,7 @@ const resourceList = run(
       'list' in r
         ? listResources(servers)
         : 'open' in r
-          ? void showInArea(ResourceView, resourceViewState(r.open.server, r.open.resource)).dispatch('READ')
+          ? void showInArea(ResourceView, resourceViewState(r.open.server, r.open.resource)).dispatch('READ', null)
           : void showInArea(ResourceView, templateViewState(r.template.server, r.template.template)),
     ),
   },
@@ -131,8 +131,8 @@ const promptList = run(
   { mountPoint: pane('prompts') },
 )
 function tabShown(id: string): void {
-  if (id === 'resources') void resourceList.dispatch('REFRESH')
-  if (id === 'prompts') void promptList.dispatch('REFRESH')
+  if (id === 'resources') void resourceList.dispatch('REFRESH', null)
+  if (id === 'prompts') void promptList.dispatch('REFRESH', null)
 }
 
 // The middle column shows one thing at a time: a tool's form, a resource, a template or a prompt.
@@ -140,10 +140,11 @@ let areaApp: RunningApp = run(() => <p>Pick a tool on the left.</p>, {}, { mount
 // Resources and prompts ask their server through the dev server, as the person at the page.
 const rpcDriver = () =>
   makePageDriver<{ rpc: { server: string; method: string; params: Record<string, unknown> } }>(({ rpc: r }) => rpc(r.server, r.method, r.params, 'user'))
-function showInArea<C extends AnyComponent>(component: C, initialState: StateOf<C>): RunningApp {
+function showInArea<C extends AnyComponent>(component: C, initialState: StateOf<C>): RunningApp<ActionsOf<C>> {
   areaApp.dispose()
-  areaApp = run(component, { RPC: rpcDriver() }, { mountPoint: place('tool-area'), initialState })
-  return areaApp
+  const app = run(component, { RPC: rpcDriver() }, { mountPoint: place('tool-area'), initialState })
+  areaApp = app
+  return app
 }
 
 // With --model, the chat (a duetkit app) heads the middle column; without, the page is as before.
