@@ -48,7 +48,7 @@ export type {
 export { component } from './runtime/component.js'
 export type { ActionsFrom, ComponentStatics } from './runtime/component.js'
 export type { StandardSchemaV1, StandardResult, StandardIssue } from './runtime/standard-schema.js'
-export type { DomSource, DomSelection, DomEventStream, DomEventMap, DomShorthands, EventsOptions } from './dom/source.js'
+export type { DomSource, DomSelection, DomEventStream, DomEventMap, DomShorthands, EventsOptions, ControlState } from './dom/source.js'
 
 // Testing without a host or a browser (also at `duet/testing`).
 export { renderComponent } from './testing/render-component.js'

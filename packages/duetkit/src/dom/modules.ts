@@ -42,8 +42,9 @@ function updateProps(old: VNode, vnode: VNode): void {
   for (const key in next) {
     const cur = next[key]
     // An unchanged `value` is left alone, and a changed one is not written over an equal live value
-    // (it would move the caret).
-    if (cur !== prev?.[key] && (key !== 'value' || elm.value !== cur)) elm[key] = cur
+    // (it would move the caret). A new element's is always written: an <option>'s live value is its
+    // text until set, and its text is not there yet, so `value=""` would compare equal and be lost.
+    if (cur !== prev?.[key] && (key !== 'value' || !prev || !('value' in prev) || elm.value !== cur)) elm[key] = cur
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AnyComponent, PropsOf, StateOf } from '../runtime/types.js'
+import type { ActionsOf, AnyComponent, DataArg, PropsOf, StateOf, UntypedActions } from '../runtime/types.js'
 import type { AnyDriver, AppHandle } from '../runtime/driver.js'
 import { DuetError } from '../runtime/errors.js'
 import { createRuntime } from '../runtime/core.js'
@@ -13,7 +13,8 @@ export interface RunOptions<S = unknown, P = Record<string, unknown>> {
   initialState?: S
 }
 
-export interface RunningApp {
+/** A running app; `A` is its root component's actions (name → data), so `dispatch` is checked against them. */
+export interface RunningApp<A = UntypedActions> {
   /** What drivers get: the live agent instances and the flush hook. */
   app: AppHandle
   /**
@@ -21,7 +22,7 @@ export interface RunningApp {
    * a page that hosts the app among code of its own (no driver needed just to hand it data).
    * Rejects with `DISPOSED` after `dispose`.
    */
-  dispatch(action: string, data?: unknown): Promise<void>
+  dispatch<K extends keyof A & string>(action: K, ...data: DataArg<A[K]>): Promise<void>
   /** Stops intents and drivers (their sinks complete) and removes the rendered view. */
   dispose(): void
 }
@@ -33,7 +34,11 @@ export interface RunningApp {
  * @example
  * run(App, { MCP: makeMcpAppDriver({ appInfo: { name: 'forecast', version: '1.0.0' } }) })
  */
-export function run<C extends AnyComponent>(App: C, drivers: Record<string, AnyDriver> = {}, options: RunOptions<StateOf<C>, PropsOf<C>> = {}): RunningApp {
+export function run<C extends AnyComponent>(
+  App: C,
+  drivers: Record<string, AnyDriver> = {},
+  options: RunOptions<StateOf<C>, PropsOf<C>> = {},
+): RunningApp<ActionsOf<C>> {
   const { mountPoint = '#root' } = options
   const container = typeof mountPoint === 'string' ? document.querySelector(mountPoint) : mountPoint
   if (!container)
@@ -49,7 +54,7 @@ export function run<C extends AnyComponent>(App: C, drivers: Record<string, AnyD
   })
   return {
     app: rt.app,
-    dispatch(action, data) {
+    dispatch(action: string, ...[data]: unknown[]) {
       if (rt.disposed) return Promise.reject(new DuetError('DISPOSED', `run: the app was disposed; ${action} was not dispatched`))
       const done = rt.nextFlush()
       rt.dispatch(action, data)

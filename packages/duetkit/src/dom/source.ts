@@ -5,6 +5,20 @@ import type { Delegator } from './delegate.js'
 export interface EventsOptions {
   /** Also hear events from elements that belong to child components. */
   deep?: boolean
+  /**
+   * Call `preventDefault()` on each event this stream carries: a form's `submit` that must not load a
+   * page, a key whose browser default the view replaces. Declared here, so no intent maps for a side effect.
+   */
+  preventDefault?: boolean
+}
+
+/** A form control's state as `control()` reads it, with its `data-*` attributes. */
+export interface ControlState {
+  /** `value` (`''` for an element without one). */
+  value: string
+  checked: boolean
+  /** Every `data-*` from the target up to the matched element, camel-cased, the nearest winning. */
+  data: Record<string, string>
 }
 
 /** A stream of DOM events with shortcuts to what intents usually want from them. */
@@ -17,6 +31,10 @@ export interface DomEventStream<E = Event> extends Stream<E> {
   data(name: string): Stream<string>
   /** The same, mapped by `fn`. */
   data<T>(name: string, fn: (value: string | undefined) => T): Stream<T>
+  /** Every `data-*` from the target up to the matched element (camel-cased names, the nearest winning). */
+  dataset(): Stream<Record<string, string>>
+  /** The matched control's value, checked state and `data-*` at once: one stream for many fields, each naming itself. */
+  control(): Stream<ControlState>
   /** The event's target. */
   target(): Stream<EventTarget>
 }
@@ -70,6 +88,7 @@ export function createDomSource(delegator: Delegator, scope: string, check?: (se
                 deep: !!options?.deep,
                 emit(event, owner) {
                   ;(event as { ownerTarget?: unknown }).ownerTarget = owner
+                  if (options?.preventDefault) (event as { preventDefault?(): void }).preventDefault?.()
                   l.next(event)
                 },
               })
@@ -102,8 +121,23 @@ function enrich<E>(stream: Stream<any>): DomEventStream<E> {
       const v = dataOf(e, name)
       return (fn ? fn(v) : v) as T
     })
+  s.dataset = () => stream.map((e) => datasetOf(e))
+  s.control = () =>
+    stream.map((e) => {
+      const el = e.ownerTarget ?? e.target
+      return { value: typeof el?.value === 'string' ? el.value : String(el?.value ?? ''), checked: !!el?.checked, data: datasetOf(e) }
+    })
   s.target = () => stream.map((e) => e.target)
   return s
+}
+
+function datasetOf(event: any): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (let el = event.target; el; el = el.parentElement) {
+    for (const k in el.dataset ?? {}) if (!(k in out)) out[k] = el.dataset[k]
+    if (el === event.ownerTarget) break
+  }
+  return out
 }
 
 function dataOf(event: any, name: string): string | undefined {

@@ -5,11 +5,15 @@ import { createDomSource } from '../dom/source.js'
 import { adoptSvg } from '../jsx/svg.js'
 import { attributeOf, classesOf, compileSelector, idOf, matchesSelector, tagOf, type VElement } from './vnode-query.js'
 
-/** What a simulated event may set: `data` merges into the target's dataset; the rest goes on the event. */
+/**
+ * What a simulated event may set: `data` merges into the target's dataset, `value` and `checked` are the
+ * target's, `target` sets any other property of it (a `<details>`'s `open`); the rest goes on the event.
+ */
 export interface EventInit {
   data?: Record<string, unknown>
   value?: unknown
   checked?: boolean
+  target?: Record<string, unknown>
   [field: string]: unknown
 }
 
@@ -35,8 +39,8 @@ export function createFakeDom(): FakeDom {
     },
     tree: () => tree,
     dispatch(el, type, init) {
-      const { data, value, checked, ...rest } = init
-      const target = fakeElement(el, { data, value, checked })
+      const { data, value, checked, target: props, ...rest } = init
+      const target = Object.assign(fakeElement(el, { data, value, checked }), props)
       const path: PathNode[] = []
       for (let cur: any = target; cur; cur = cur.parentElement) {
         const node = cur

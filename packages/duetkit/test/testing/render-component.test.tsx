@@ -176,4 +176,18 @@ describe('renderComponent', () => {
     expect(circle.data!.props).toBeUndefined()
     expect(t.html()).toContain('<circle class="dot" cx="3" r="4">')
   })
+
+  it("simulateEvent's `target` sets any property of the target an intent reads, such as a <details>'s open", async () => {
+    const Box: Component<{ open: boolean }> = ({ state }) => (
+      <details className="box" open={state.open}>
+        <summary>more</summary>
+      </details>
+    )
+    Box.initialState = { open: false }
+    Box.intent = ({ DOM }: any) => ({ TOGGLE: DOM.toggle('.box').map((e: Event) => (e.target as HTMLDetailsElement).open) })
+    Box.model = { TOGGLE: (_s: unknown, open: boolean) => ({ open }) }
+    const t = track(renderComponent(Box))
+    await t.simulateEvent('.box', 'toggle', { target: { open: true } })
+    expect(t.state).toEqual({ open: true })
+  })
 })

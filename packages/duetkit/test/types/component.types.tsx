@@ -2,7 +2,7 @@
 // (vitest does not collect this file).
 import { expectTypeOf } from 'vitest'
 import type { Stream } from 'xstream'
-import { component, renderComponent, xs, type Component, type DomEventStream, type Drivers, type NoProps, type Sources } from 'duetkit'
+import { component, renderComponent, run, xs, type Component, type DomEventStream, type Drivers, type NoProps, type Sources } from 'duetkit'
 import type { McpSinkValue, McpSource } from 'duetkit/mcp'
 
 // A driver of the app's own joins the registry by declaration merging.
@@ -206,3 +206,22 @@ export async function rendered() {
 }
 
 expectTypeOf<McpSinkValue>().toHaveProperty('ok')
+
+// run() hands back a RunningApp whose dispatch is checked against the root component's actions.
+{
+  const Counter = component<{ n: number }, NoProps, Drivers, { ADD: number }>()(({ state }) => <b>{state.n}</b>, {
+    initialState: { n: 0 },
+    intent: ({ DOM }) => ({ RESET: DOM.click('b').mapTo(undefined) }),
+    model: { ADD: (s, by) => ({ n: s.n + by }), RESET: () => ({ n: 0 }) },
+  })
+  const app = run(Counter)
+  void app.dispatch('ADD', 2)
+  void app.dispatch('RESET')
+  // @ts-expect-error ADD carries a number
+  void app.dispatch('ADD', 'two')
+  // @ts-expect-error no such action
+  void app.dispatch('REMOVE', 1)
+  // An app whose actions are not declared takes any name, as before.
+  const loose = run(Loose)
+  void loose.dispatch('ANYTHING', { at: 1 })
+}

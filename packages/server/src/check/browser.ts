@@ -54,6 +54,8 @@ export function sandboxFlags(noSandbox: boolean, uid: number | undefined = proce
 export interface LaunchedChromium {
   browser: Browser
   note?: string
+  /** The browser process's id (its helpers run under it). */
+  pid?: number
   /** Closes the browser, and kills its process if closing does not end it within 3 s. */
   close(): Promise<void>
 }
@@ -70,6 +72,7 @@ export async function launchChromium(option?: string, load?: () => Promise<unkno
     return {
       browser,
       note: sandbox.note,
+      pid: server.process().pid,
       async close() {
         const closed = await Promise.race([server.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 3000))])
         if (!closed) await server.kill()

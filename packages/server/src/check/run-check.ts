@@ -39,6 +39,8 @@ export interface CheckOptions {
   browser?: Browser
   /** Hears the stdio server's pid once spawned (the CLI kills it if the process is ended mid-run). */
   onServerPid?: (pid: number) => void
+  /** Hears the launched Chromium's pid (the CLI has it killed if the process is ended, even by SIGKILL). */
+  onBrowserPid?: (pid: number) => void
   /** Loads playwright-core (for tests of the missing-peer message). */
   loadPlaywright?: () => Promise<unknown>
 }
@@ -175,6 +177,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
           ms: Math.max(steps.stepMs, LAUNCH_MS),
         })
     cleanup.push(() => chromium.close())
+    if ('pid' in chromium && chromium.pid !== undefined) options.onBrowserPid?.(chromium.pid)
     if (chromium.note) notes.push(chromium.note)
     const recording = await drive(chromium.browser, host, steps, {
       html,

@@ -41,6 +41,7 @@ export const check: Command = {
     const { runCheck, DEFAULT_TIMEOUT_MS } = await import('../check/run-check.js')
     const { killQuietly } = await import('../check/server-client.js')
     const { formatReport } = await import('../check/report.js')
+    const { startReaper } = await import('./reaper.js')
     let parsed: ReturnType<typeof parseCheckArgs>
     try {
       parsed = parseCheckArgs(argv)
@@ -49,7 +50,9 @@ export const check: Command = {
       return 2
     }
     const { json, ...options } = parsed
-    // A spawned stdio server dies with this process however it ends (Playwright ends its browser itself).
+    // A spawned stdio server dies with this process however it ends: the exit handlers below when they
+    // run, the reaper (with Chromium) when they cannot, as on SIGKILL.
+    const reaper = startReaper()
     let serverPid: number | null = null
     const killServer = () => {
       if (serverPid !== null) killQuietly(serverPid)
@@ -77,8 +80,11 @@ export const check: Command = {
         ...options,
         onServerPid: (pid) => {
           serverPid = pid
+          reaper.watch(pid)
         },
+        onBrowserPid: (pid) => reaper.watch(pid),
       })
+      reaper.done()
       process.stdout.write(`${json ? JSON.stringify(report, null, 2) : formatReport(report)}\n`)
       return report.pass ? 0 : 1
     } catch (err) {

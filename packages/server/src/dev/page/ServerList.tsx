@@ -40,7 +40,12 @@ const withToken = (state: ServerListState, server: string, t: { draft: string; e
  */
 export const ServerList = component<ServerListState, Record<string, never>, ServerListDrivers, Actions>()(
   function ServerList({ state }) {
-    return <div data-testid="servers">{state.servers.map((s) => serverCard(s, state))}</div>
+    return (
+      <div>
+        <h2>Servers</h2>
+        <div data-testid="servers">{state.servers.map((s) => serverCard(s, state))}</div>
+      </div>
+    )
   },
   {
     initialState: { servers: [], selected: null, tokens: {} },

@@ -1,4 +1,4 @@
-import { h, pretty } from './dom.js'
+import { pretty } from './dom.js'
 
 /** One item of a `resources/read` result (or a prompt's embedded resource). */
 export interface ResourceContent {
@@ -37,27 +37,11 @@ export function readableText(text: string, mimeType = ''): string {
   return text
 }
 
-/** Renders one resource content item: its URI and type, then its text or, for a blob, size and type. */
-export function contentView(item: ResourceContent): HTMLElement {
-  const mime = item.mimeType ?? (item.blob !== undefined ? 'application/octet-stream' : 'text/plain')
-  const body =
-    item.blob !== undefined
-      ? h('div', { 'data-testid': 'resource-blob' }, `blob: ${base64Size(item.blob)} bytes, ${mime}`)
-      : h('pre', { 'data-testid': 'resource-text', class: 'content-text' }, readableText(item.text ?? '', mime))
-  return h(
-    'div',
-    { class: 'entry', 'data-testid': 'resource-content' },
-    h('div', { class: 'dir' }, `${item.uri ?? ''} · ${mime}`),
-    body,
-    item._meta !== undefined ? h('details', {}, h('summary', {}, '_meta'), h('pre', {}, pretty(item._meta))) : null,
-  )
-}
-
 /** An error as the tabs show it: the JSON-RPC or Duet code first, then the server's message. */
-export function errorView(testid: string, what: string, err: unknown): HTMLElement {
-  const e = err as { code?: unknown; message?: unknown }
+export function errorText(what: string, err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; error?: unknown }
   const code = e?.code !== undefined ? ` (${String(e.code)})` : ''
-  return h('div', { class: 'error-banner', 'data-testid': testid }, `${what} failed${code}: ${String(e?.message ?? err)}`)
+  return `${what} failed${code}: ${String(e?.message ?? e?.error ?? err)}`
 }
 
 /** JSON-RPC "method not found": the server has no such feature, which is not an error worth a banner. */

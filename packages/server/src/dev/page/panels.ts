@@ -1,10 +1,8 @@
 import { run } from 'duetkit'
-import { h } from './dom.js'
 import { LogList } from './log-panel.js'
 
 /** A panel that lists entries, newest last, with an optional replace-all mode. */
 export interface LogPanel {
-  element: HTMLElement
   /** Appends an entry; `owner` tags it (e.g. 'view') so `clearOwned` can drop what one source left. */
   add(label: string, value: unknown, owner?: string): void
   set(label: string, value: unknown): void
@@ -13,12 +11,10 @@ export interface LogPanel {
   clearOwned(owner: string): void
 }
 
-/** A titled, collapsible list of JSON entries (the {@link LogList} component); `testid` names it for tests and users' scripts. */
-export function logPanel(title: string, testid: string, open = true): LogPanel {
-  const element = h('div')
-  const app = run(LogList, {}, { mountPoint: element, props: { title, testid, open } })
+/** A titled, collapsible list of JSON entries (the {@link LogList} component) run in `mountPoint`; `testid` names it for tests and users' scripts. */
+export function logPanel(mountPoint: Element, title: string, testid: string, open = true): LogPanel {
+  const app = run(LogList, {}, { mountPoint, props: { title, testid, open } })
   return {
-    element,
     add: (label, value, owner) => void app.dispatch('ADD', { label, value, ...(owner && { owner }) }),
     set: (label, value) => void app.dispatch('SET', { label, value }),
     clear: () => void app.dispatch('CLEAR'),

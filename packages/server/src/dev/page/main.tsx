@@ -1,27 +1,32 @@
 import { getToolUiResourceUri, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
+import { type ActionsOf, type AnyComponent, run, type RunningApp, type StateOf } from 'duetkit'
 import { hostStyleVariables } from '../host-styles.js'
-import { HOST_PRESETS, presetById } from '../presets.js'
+import { presetById } from '../presets.js'
+import type { ChatEvent } from '../model/chat-events.js'
+import { diagnosticLabel } from '../view-diagnostics.js'
 import { agentPanel } from './agent-panel.js'
 import { fetchState, rpc, subscribe, type ServerView } from './api.js'
 import { mountApp, type MountedApp } from './app-frame.js'
-import { h } from './dom.js'
-import { toolForm } from './form-view.js'
-import { logPanel } from './panels.js'
-import { promptsTab } from './prompts-tab.js'
-import { resourcesTab } from './resources-tab.js'
-import { sideTabs } from './side-tabs.js'
-import { partialSnapshots } from './stream-input.js'
-import { diagnosticLabel } from '../view-diagnostics.js'
-import { tracePanel } from './trace-view.js'
-import { readView } from './read-view.js'
-import type { ChatEvent } from '../model/chat-events.js'
+import { listPrompts, listResources } from './browse.js'
 import { mountChat } from './chat/mount-chat.js'
-import { run } from 'duetkit'
+import { download } from './download.js'
+import { Header, type HeaderRequest, type HostSettings } from './Header.js'
+import { Layout } from './Layout.js'
 import { makePageDriver } from './page-driver.js'
+import { logPanel, type TraceEntry } from './panels.js'
+import { PromptList, type PromptListRequest } from './PromptList.js'
+import { PromptView, promptViewState } from './PromptView.js'
+import { readView } from './read-view.js'
+import { ResourceList, type ResourceListRequest } from './ResourceList.js'
+import { ResourceView, resourceViewState, templateViewState } from './ResourceView.js'
+import { ServerBanner } from './ServerBanner.js'
 import { ServerList, type ServerListRequest } from './ServerList.js'
-
-type Mode = 'inline' | 'fullscreen' | 'pip'
+import { SideTabs, type SideTabsRequest } from './SideTabs.js'
+import { Stage, type StageRequest, type StageState } from './Stage.js'
+import { partialSnapshots } from './stream-input.js'
+import { ToolForm, toolFormState, type ToolFormRequest } from './ToolForm.js'
+import { TracePanel, type TraceRequest } from './TracePanel.js'
 
 const INIT_TIMEOUT_MS = 15_000
 
@@ -40,7 +45,6 @@ const state = await fetchState()
 let servers: ServerView[] = state.servers
 let selected: { server: string; tool: string } | null = null
 let current: Current | null = null
-let form: ReturnType<typeof toolForm> | null = null
 let callAbort: AbortController | null = null
 let queue: Promise<unknown> = Promise.resolve()
 const serialize = (job: () => Promise<unknown>) => {
@@ -48,50 +52,102 @@ const serialize = (job: () => Promise<unknown>) => {
   return queue
 }
 
-// Controls
-const preset = h('select', { 'data-testid': 'preset-select' }, ...HOST_PRESETS.map((p) => h('option', { value: p.id }, p.label)))
-const theme = h('select', { 'data-testid': 'theme-select' }, h('option', { value: 'light' }, 'light'), h('option', { value: 'dark' }, 'dark'))
-const display = h(
-  'select',
-  { 'data-testid': 'display-select' },
-  h('option', { value: 'inline' }, 'inline'),
-  h('option', { value: 'fullscreen' }, 'full screen'),
-  h('option', { value: 'pip' }, 'picture-in-picture'),
-)
-const width = h('input', { type: 'number', min: '200', max: '1600', step: '10', value: '600', 'data-testid': 'width-input' })
-const locale = h('input', { value: navigator.language || 'en-US', size: '7', 'data-testid': 'locale-input' })
-const stream = h('input', { type: 'checkbox', 'data-testid': 'stream-input' })
+// The page is several duetkit apps, one per part, each run in its place of the layout and handed the
+// page's news with RunningApp.dispatch; what they ask of the page comes back through page drivers.
+run(Layout, {}, { mountPoint: '#app' })
+const place = (name: string): HTMLElement => document.querySelector<HTMLElement>(`[data-mount="${name}"]`)!
+
+let settings: HostSettings = { ...(Header.initialState as HostSettings), locale: navigator.language || 'en-US' }
+const header = run(Header, { PAGE: makePageDriver<HeaderRequest>(settingsChanged) }, { mountPoint: place('header'), initialState: settings })
+
+const stage = run(Stage, { PAGE: makePageDriver<StageRequest>((r) => ('close' in r ? closeApp() : leaveFullscreen())) }, { mountPoint: place('stage') })
+const setStage = (change: Partial<StageState>) => stage.dispatch('STAGE', change)
+// The app's iframe goes here: an element the Stage renders and never touches inside.
+const frameBox = () => place('stage').querySelector<HTMLElement>('.frame-box')!
+const banner = run(ServerBanner, {}, { mountPoint: place('banner') })
 
 // Panels
-const inputPanel = logPanel('Tool input', 'tool-input')
-const resultPanel = logPanel('Tool result', 'tool-result')
-const contextPanel = logPanel('Model context (ui/update-model-context)', 'model-context')
-const messagesPanel = logPanel('Messages (ui/message)', 'messages')
-const logsPanel = logPanel('Logs', 'logs')
-const trace = tracePanel()
+const inputPanel = logPanel(place('tool-input'), 'Tool input', 'tool-input')
+const resultPanel = logPanel(place('tool-result'), 'Tool result', 'tool-result')
+const contextPanel = logPanel(place('model-context'), 'Model context (ui/update-model-context)', 'model-context')
+const messagesPanel = logPanel(place('messages'), 'Messages (ui/message)', 'messages')
 const agent = agentPanel(
+  place('agent'),
   () => servers,
   () => current?.server ?? selected?.server,
 )
+const logsPanel = logPanel(place('logs'), 'Logs', 'logs')
+const trace = run(
+  TracePanel,
+  {
+    PAGE: makePageDriver<TraceRequest>((r) => download(`duet-trace-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(r.export, null, 2))),
+  },
+  { mountPoint: place('trace') },
+)
+const traceAdd = (entry: TraceEntry) => void trace.dispatch('ADD', { ...entry, at: Date.now() })
 
-// The server list is a duetkit app (ServerList); the page hands it the servers and hears picks and tokens.
-const serverList = h('div')
+// The left column: tools, resources and prompts; the resources and prompts list afresh when shown.
+run(
+  SideTabs,
+  { PAGE: makePageDriver<SideTabsRequest>(({ shown }) => tabShown(shown)) },
+  {
+    mountPoint: place('side'),
+    initialState: {
+      tabs: [
+        { id: 'tools', label: 'Tools' },
+        { id: 'resources', label: 'Resources' },
+        { id: 'prompts', label: 'Prompts' },
+      ],
+      shown: 'tools',
+    },
+  },
+)
+const pane = (id: string) => place('side').querySelector(`[data-pane="${id}"]`)!
 const serverApp = run(
   ServerList,
   { PAGE: makePageDriver<ServerListRequest>((r) => ('pick' in r ? selectTool(r.pick.server, r.pick.tool) : postToken(r.token))) },
-  { mountPoint: serverList, initialState: { servers, selected: null, tokens: {} } },
+  { mountPoint: pane('tools'), initialState: { servers, selected: null, tokens: {} } },
 )
-const toolArea = h('div', { 'data-testid': 'tool-area' }, h('p', {}, 'Pick a tool on the left.'))
-const banner = h('div', { 'data-testid': 'server-banner' })
-const stageError = h('div', { 'data-testid': 'stage-error' })
-const frameBox = h('div', { class: 'frame-box' })
-// What a host shows around a full-screen app: the way back (Escape works too).
-const exitFullscreen = h('button', { type: 'button', 'data-testid': 'exit-fullscreen' }, 'Exit full screen')
-const hostBarTitle = h('span', {})
-const hostBar = h('div', { class: 'host-bar', 'data-testid': 'host-bar' }, hostBarTitle, exitFullscreen)
-const stage = h('div', { id: 'stage', 'data-testid': 'stage' }, hostBar, frameBox)
+const resourceList = run(
+  ResourceList,
+  {
+    PAGE: makePageDriver<ResourceListRequest>((r) =>
+      'list' in r
+        ? listResources(servers)
+        : 'open' in r
+          ? void showInArea(ResourceView, resourceViewState(r.open.server, r.open.resource)).dispatch('READ', null)
+          : void showInArea(ResourceView, templateViewState(r.template.server, r.template.template)),
+    ),
+  },
+  { mountPoint: pane('resources') },
+)
+const promptList = run(
+  PromptList,
+  {
+    PAGE: makePageDriver<PromptListRequest>((r) =>
+      'list' in r ? listPrompts(servers) : void showInArea(PromptView, promptViewState(r.open.server, r.open.prompt)),
+    ),
+  },
+  { mountPoint: pane('prompts') },
+)
+function tabShown(id: string): void {
+  if (id === 'resources') void resourceList.dispatch('REFRESH', null)
+  if (id === 'prompts') void promptList.dispatch('REFRESH', null)
+}
+
+// The middle column shows one thing at a time: a tool's form, a resource, a template or a prompt.
+let areaApp: RunningApp = run(() => <p>Pick a tool on the left.</p>, {}, { mountPoint: place('tool-area') })
+// Resources and prompts ask their server through the dev server, as the person at the page.
+const rpcDriver = () =>
+  makePageDriver<{ rpc: { server: string; method: string; params: Record<string, unknown> } }>(({ rpc: r }) => rpc(r.server, r.method, r.params, 'user'))
+function showInArea<C extends AnyComponent>(component: C, initialState: StateOf<C>): RunningApp<ActionsOf<C>> {
+  areaApp.dispose()
+  const app = run(component, { RPC: rpcDriver() }, { mountPoint: place('tool-area'), initialState })
+  areaApp = app
+  return app
+}
+
 // With --model, the chat (a duetkit app) heads the middle column; without, the page is as before.
-const chatBox = h('div', { 'data-testid': 'chat-box' })
 const chatListeners: ((event: ChatEvent) => void)[] = [
   // A render the model made that names its channel moves the agent panel there, as a call from the form does.
   (event) => {
@@ -99,63 +155,28 @@ const chatListeners: ((event: ChatEvent) => void)[] = [
     if (typeof channel === 'string' && channel) agent.setChannel(channel)
   },
 ]
-const closeButton = h('button', { type: 'button', 'data-testid': 'close-app', hidden: true }, 'Close app')
-// Shown only while there is an app to close.
-const showClose = () => {
-  closeButton.hidden = current === null
-}
-// Resources and prompts open in the middle column, where a tool's form goes.
-const browse = { servers: () => servers, show: (el: HTMLElement) => toolArea.replaceChildren(el) }
-const resourcesBrowser = resourcesTab(browse)
-const promptsBrowser = promptsTab(browse)
 
-document.getElementById('app')!.append(
-  h(
-    'header',
-    {},
-    h('h1', {}, 'duet dev'),
-    h('label', {}, 'Host ', preset),
-    h('label', {}, 'Theme ', theme),
-    h('label', {}, 'Display ', display),
-    h('label', {}, 'Width ', width),
-    h('label', {}, 'Locale ', locale),
-    h('label', {}, stream, 'stream input'),
-  ),
-  h(
-    'main',
-    {},
-    h(
-      'section',
-      {},
-      sideTabs([
-        { id: 'tools', label: 'Tools', element: h('div', {}, h('h2', {}, 'Servers'), serverList) },
-        { id: 'resources', label: 'Resources', element: resourcesBrowser.element, onShow: () => void resourcesBrowser.refresh() },
-        { id: 'prompts', label: 'Prompts', element: promptsBrowser.element, onShow: () => void promptsBrowser.refresh() },
-      ]),
-    ),
-    // The app above the tool's form: a tall form must not push the view below the fold.
-    h('section', {}, chatBox, banner, stageError, stage, closeButton, toolArea, inputPanel.element, resultPanel.element),
-    h('section', {}, contextPanel.element, messagesPanel.element, agent.element, logsPanel.element, trace.element),
-  ),
-)
+const widthOf = () => Number(settings.width) || 600
+const headerBottom = () => document.querySelector('header')?.getBoundingClientRect().bottom ?? 0
+// The host bar's height: the app gets what is left of the window below the header and the bar.
+const fullscreenTop = () => headerBottom() + (document.querySelector<HTMLElement>('[data-testid=host-bar]')?.offsetHeight ?? 0)
 
 function hostContext(tool?: Tool): McpUiHostContext {
-  const p = presetById(preset.value)
-  const mode = display.value as Mode
-  const w = Number(width.value) || 600
+  const p = presetById(settings.preset)
+  const mode = settings.display
   const containerDimensions =
     mode === 'fullscreen'
       ? { width: window.innerWidth, height: Math.max(0, window.innerHeight - fullscreenTop()) }
       : mode === 'pip'
         ? { width: 360, maxHeight: 480 }
-        : { width: w, maxHeight: 6000 }
+        : { width: widthOf(), maxHeight: 6000 }
   return {
-    theme: theme.value as 'light' | 'dark',
+    theme: settings.theme,
     styles: { variables: hostStyleVariables() as NonNullable<McpUiHostContext['styles']>['variables'] },
     displayMode: mode,
     availableDisplayModes: p.availableDisplayModes,
     containerDimensions,
-    locale: locale.value,
+    locale: settings.locale,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: p.platform,
     userAgent: `duet-dev (${p.label})`,
@@ -163,55 +184,48 @@ function hostContext(tool?: Tool): McpUiHostContext {
   }
 }
 
-function applyLayout(): void {
-  // Only the display modes the chosen host offers can be picked, as in that host.
-  const modes = presetById(preset.value).availableDisplayModes as string[]
-  for (const option of Array.from(display.options)) option.disabled = !modes.includes(option.value)
-  stage.className = display.value
+// Resolves once the stage shows the mode: a full-screen app's height depends on the host bar being there.
+async function applyLayout(): Promise<void> {
+  await setStage({ display: settings.display, width: widthOf(), tool: current?.tool.name ?? '' })
   // Full screen covers the page below its header, so the header's controls stay reachable.
-  document.documentElement.style.setProperty('--fs-top', `${document.querySelector('header')?.getBoundingClientRect().bottom ?? 0}px`)
-  hostBarTitle.textContent = current ? `${current.tool.name} — full screen` : 'full screen'
-  frameBox.style.width = display.value === 'inline' ? `${Number(width.value) || 600}px` : ''
-  document.documentElement.style.colorScheme = theme.value
+  document.documentElement.style.setProperty('--fs-top', `${headerBottom()}px`)
+  document.documentElement.style.colorScheme = settings.theme
 }
 
-function pushContext(): void {
-  applyLayout()
+async function pushContext(): Promise<void> {
+  await applyLayout()
   current?.app?.bridge.setHostContext(hostContext(current.tool))
 }
 
-for (const el of [theme, display, width, locale]) el.addEventListener('change', pushContext)
-function leaveFullscreen(): void {
-  if (display.value !== 'fullscreen') return
-  display.value = 'inline'
-  pushContext()
+function settingsChanged({ settings: next, changed }: HeaderRequest): void {
+  settings = next
+  // Capabilities are fixed at ui/initialize, so a different host means a fresh view.
+  if (changed === 'preset') void applyLayout().then(() => current && serialize(() => remount('host preset changed')))
+  else if (changed !== 'stream') void pushContext()
 }
-exitFullscreen.addEventListener('click', leaveFullscreen)
+
+function setDisplay(mode: HostSettings['display']): void {
+  settings = { ...settings, display: mode }
+  void header.dispatch('SET_DISPLAY', mode)
+  void pushContext()
+}
+
+function leaveFullscreen(): void {
+  if (settings.display === 'fullscreen') setDisplay('inline')
+}
 // A resized window can rewrap the header and always changes what a full-screen app gets.
 window.addEventListener('resize', () => {
-  if (display.value === 'fullscreen') pushContext()
+  if (settings.display === 'fullscreen') void pushContext()
 })
 // Only while the host page has focus: keys typed inside the app's frame never reach it.
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape') leaveFullscreen()
 })
-// The host bar's height: the app gets what is left of the window below the header and the bar.
-function fullscreenTop(): number {
-  return (document.querySelector('header')?.getBoundingClientRect().bottom ?? 0) + hostBar.offsetHeight
-}
-preset.addEventListener('change', () => {
-  // Capabilities are fixed at ui/initialize, so a different host means a fresh view.
-  const modes = presetById(preset.value).availableDisplayModes
-  if (!modes.includes(display.value as Mode)) display.value = 'inline'
-  applyLayout()
-  if (current) void serialize(() => remount('host preset changed'))
-})
 
 function renderServers(): void {
   void serverApp.dispatch('SERVERS', servers)
   void serverApp.dispatch('SELECTED', selected)
-  const down = servers.filter((s) => s.status === 'error')
-  banner.replaceChildren(...down.map((s) => h('div', { class: 'error-banner' }, `Server ${s.label} is unreachable: ${s.error}. duet dev keeps retrying.`)))
+  void banner.dispatch('SERVERS', servers)
 }
 
 // The token field's request: the dev server keeps the token and connects again; a refusal names the server first.
@@ -225,21 +239,12 @@ function selectTool(server: string, name: string): void {
   selected = { server, tool: name }
   const tool = servers.find((s) => s.id === server)?.tools.find((t) => t.name === name)
   if (!tool) return
-  form = toolForm(tool.inputSchema)
-  const call = h('button', { type: 'button', 'data-testid': 'call-button' }, 'Call tool')
-  const cancel = h('button', { type: 'button', 'data-testid': 'cancel-button' }, 'Cancel')
-  const errors = h('div', { 'data-testid': 'form-errors' })
-  call.addEventListener('click', () => {
-    const read = form!.read()
-    if (!read.ok) {
-      errors.replaceChildren(...read.errors.map((e) => h('div', { class: 'status error' }, e)))
-      return
-    }
-    errors.replaceChildren()
-    void callTool(server, tool, read.args)
-  })
-  cancel.addEventListener('click', () => callAbort?.abort())
-  toolArea.replaceChildren(h('h2', {}, name), h('p', {}, tool.description ?? ''), form.element, errors, call, ' ', cancel)
+  areaApp.dispose()
+  areaApp = run(
+    ToolForm,
+    { PAGE: makePageDriver<ToolFormRequest>((r) => ('cancel' in r ? callAbort?.abort() : void callTool(server, tool, r.call))) },
+    { mountPoint: place('tool-area'), initialState: toolFormState(tool) },
+  )
   renderServers()
 }
 
@@ -247,7 +252,7 @@ async function callTool(server: string, tool: Tool, args: Record<string, unknown
   callAbort?.abort()
   const abort = new AbortController()
   callAbort = abort
-  stageError.replaceChildren()
+  void setStage({ error: '' })
   inputPanel.set('arguments', args)
   // A render that names its channel in its input (a saved app reloaded on one) moves the agent panel too.
   if (typeof args.channel_id === 'string' && args.channel_id) agent.setChannel(args.channel_id)
@@ -258,7 +263,6 @@ async function callTool(server: string, tool: Tool, args: Record<string, unknown
     await serialize(async () => {
       await current?.app?.destroy()
       current = { server, tool, args, uri }
-      showClose()
       forgetOldView()
       await mountCurrent()
     })
@@ -288,36 +292,37 @@ async function mountCurrent(): Promise<void> {
   if (!c) return
   try {
     const { html, meta } = await readView(c.server, c.uri)
-    frameBox.replaceChildren()
-    frameBox.style.borderStyle = meta.prefersBorder === false ? 'none' : ''
+    frameBox().replaceChildren()
+    await setStage({ border: meta.prefersBorder !== false, tool: c.tool.name })
     const app = await mountApp({
-      container: frameBox,
+      container: frameBox(),
       sandboxUrl: `http://${location.hostname}:${state.sandboxPort}/sandbox.html`,
       server: c.server,
       html,
       csp: meta.csp,
       permissions: meta.permissions,
-      preset: presetById(preset.value),
+      preset: presetById(settings.preset),
       hostContext: hostContext(c.tool),
       hooks: {
-        trace: (e) => trace.add(e),
+        trace: traceAdd,
         log: (label, value) => logsPanel.add(label, value, 'view'),
         viewDiagnostic: (d) => logsPanel.add(diagnosticLabel(d), d.text, 'view'),
         message: (p) => messagesPanel.add('ui/message', p),
         modelContext: (p) => contextPanel.set('latest context', p),
         displayMode: (mode) => {
-          if (!presetById(preset.value).availableDisplayModes.includes(mode)) return display.value as Mode
-          display.value = mode
-          pushContext()
+          if (!presetById(settings.preset).availableDisplayModes.includes(mode)) return settings.display
+          setDisplay(mode)
           return mode
         },
         teardownRequested: () =>
           void serialize(async () => {
             await current?.app?.destroy()
             if (current) current.app = undefined
+            await setStage({ hasApp: false })
           }),
       },
     })
+    void setStage({ hasApp: true })
     // The spec: nothing goes to the view before it says it is initialized. A view that never does
     // (a broken build) must not hold up the next render, so give up after a while and say why.
     const started = await Promise.race([app.initialized.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), INIT_TIMEOUT_MS))])
@@ -327,16 +332,16 @@ async function mountCurrent(): Promise<void> {
         `the app did not send ui/notifications/initialized within ${INIT_TIMEOUT_MS / 1000} s; ${app.lastError ? `the view's last error: ${app.lastError}` : 'see the logs and the trace'}`,
       )
     }
-    if (stream.checked) for (const partial of partialSnapshots(c.args)) await app.bridge.sendToolInputPartial({ arguments: partial })
+    if (settings.stream) for (const partial of partialSnapshots(c.args)) await app.bridge.sendToolInputPartial({ arguments: partial })
     await app.bridge.sendToolInput({ arguments: c.args })
     // From here on callTool delivers the outcome itself; one that came in earlier is delivered now.
     c.app = app
     // This view rendered: a banner of an earlier attempt (a read between two quick saves) is stale now.
-    stageError.replaceChildren()
+    void setStage({ error: '' })
     if (c.result) await app.bridge.sendToolResult(c.result)
     else if (c.cancelled) await app.bridge.sendToolCancelled({ reason: c.cancelled })
   } catch (err) {
-    stageError.replaceChildren(h('div', { class: 'error-banner' }, `Could not render ${c.uri}: ${(err as Error).message}`))
+    void setStage({ error: `Could not render ${c.uri}: ${(err as Error).message}` })
   }
 }
 
@@ -356,16 +361,14 @@ function forgetOldView(): void {
   logsPanel.clearOwned('view')
 }
 
-closeButton.addEventListener(
-  'click',
-  () =>
-    void serialize(async () => {
-      await current?.app?.destroy()
-      current = null
-      showClose()
-      frameBox.replaceChildren()
-    }),
-)
+function closeApp(): Promise<unknown> {
+  return serialize(async () => {
+    await current?.app?.destroy()
+    current = null
+    frameBox().replaceChildren()
+    await setStage({ hasApp: false, tool: '' })
+  })
+}
 
 subscribe({
   state: (e: { state: ServerView }) => {
@@ -376,7 +379,7 @@ subscribe({
     servers = servers.map((s) => (s.id === e.state.id ? e.state : s))
     renderServers()
   },
-  trace: (e: { server: string; dir: 'host->server' | 'server->host'; message: unknown }) => trace.add({ dir: e.dir, server: e.server, message: e.message }),
+  trace: (e: { server: string; dir: 'host->server' | 'server->host'; message: unknown }) => traceAdd({ dir: e.dir, server: e.server, message: e.message }),
   log: (e: { server: string; source: string; level: string; data: unknown }) => logsPanel.add(`${e.server} ${e.source} (${e.level})`, e.data),
   chat: (e: { event: ChatEvent }) => {
     for (const listener of chatListeners) listener(e.event)
@@ -392,19 +395,19 @@ subscribe({
   },
 })
 
-applyLayout()
+void applyLayout()
 renderServers()
 if (state.chat)
   mountChat({
-    container: chatBox,
+    container: place('chat'),
     model: state.chat.model,
     sandboxPort: state.sandboxPort,
     servers: () => servers,
-    preset: () => presetById(preset.value),
+    preset: () => presetById(settings.preset),
     hostContext,
     onEvent: (listener) => chatListeners.push(listener),
     hooks: {
-      trace: (e) => trace.add(e),
+      trace: traceAdd,
       log: (label, value) => logsPanel.add(label, value),
       viewDiagnostic: (d) => logsPanel.add(diagnosticLabel(d), d.text),
       message: (p) => messagesPanel.add('ui/message (chat)', p),
