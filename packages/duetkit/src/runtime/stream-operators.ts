@@ -30,10 +30,19 @@ export function tryCall(f: (t: any) => any, t: any, out: IL): any {
   }
 }
 
-/** An operator: a producer for its output stream that listens to its input stream. */
+/**
+ * An operator: a producer for its output stream that listens to its input stream. `a` and `b` are its
+ * arguments (the function, the count, the seed…) and `s` its running state, one set of names for all
+ * operators because every field name stays in the bundle.
+ */
 export class Op implements IL, Prod {
   out: any = OFF
-  constructor(public ins: any) {}
+  s: any
+  constructor(
+    public ins: any,
+    public a?: any,
+    public b?: any,
+  ) {}
   _start(out: any) {
     this.out = out
     this.ins._add(this)
@@ -53,229 +62,172 @@ export class Op implements IL, Prod {
   }
 }
 
+/** map(a) */
 export class MapOp extends Op {
-  constructor(
-    ins: any,
-    public f: (t: any) => any,
-  ) {
-    super(ins)
-  }
   override _n(t: any) {
     const u = this.out
     if (u === OFF) return
-    const r = tryCall(this.f, t, u)
+    const r = tryCall(this.a, t, u)
     if (r !== NO) u._n(r)
   }
 }
 
+/** filter(a) */
 export class Filter extends Op {
-  constructor(
-    ins: any,
-    public f: (t: any) => boolean,
-  ) {
-    super(ins)
-  }
   override _n(t: any) {
     const u = this.out
     if (u === OFF) return
-    const r = tryCall(this.f, t, u)
+    const r = tryCall(this.a, t, u)
     if (r !== NO && r) u._n(t)
   }
 }
 
+/** take(a): `s` counts. */
 export class Take extends Op {
-  i = 0
-  constructor(
-    ins: any,
-    public max: number,
-  ) {
-    super(ins)
-  }
   override _start(out: any) {
-    this.i = 0
-    if (this.max > 0) super._start(out)
+    this.s = 0
+    if (this.a > 0) super._start(out)
     else out._c()
   }
   override _n(t: any) {
     const u = this.out
-    const m = ++this.i
-    if (m <= this.max) u._n(t)
-    if (m === this.max) u._c()
+    const m = ++this.s
+    if (m <= this.a) u._n(t)
+    if (m === this.a) u._c()
   }
 }
 
+/** drop(a): `s` counts. */
 export class Drop extends Op {
-  i = 0
-  constructor(
-    ins: any,
-    public max: number,
-  ) {
-    super(ins)
-  }
   override _start(out: any) {
-    this.i = 0
+    this.s = 0
     super._start(out)
   }
   override _n(t: any) {
-    if (this.i++ >= this.max) this.out._n(t)
+    if (this.s++ >= this.a) this.out._n(t)
   }
 }
 
+/** last(): `s` is the last value. */
 export class Last extends Op {
-  v: any = NO
   override _start(out: any) {
-    this.v = NO
+    this.s = NO
     super._start(out)
   }
   override _n(t: any) {
-    this.v = t
+    this.s = t
   }
   override _c() {
     const u = this.out
     if (u === OFF) return
-    if (this.v === NO) u._e(new Error('last() failed because input stream completed'))
+    if (this.s === NO) u._e(new Error('last() failed because input stream completed'))
     else {
-      u._n(this.v)
+      u._n(this.s)
       u._c()
     }
   }
 }
 
+/** fold(a, seed b): `s` is the accumulator. */
 export class Fold extends Op {
-  acc: any
-  constructor(
-    ins: any,
-    public f: (acc: any, t: any) => any,
-    public seed: any,
-  ) {
-    super(ins)
-  }
   override _start(out: any) {
-    out._n((this.acc = this.seed))
+    out._n((this.s = this.b))
     super._start(out)
   }
   override _n(t: any) {
     const u = this.out
     if (u === OFF) return
-    const r = tryCall((x) => this.f(this.acc, x), t, u)
-    if (r !== NO) u._n((this.acc = r))
+    const r = tryCall((x) => this.a(this.s, x), t, u)
+    if (r !== NO) u._n((this.s = r))
   }
 }
 
+/** debug(a): a spy function, a label, or nothing. */
 export class Debug extends Op {
-  constructor(
-    ins: any,
-    public spy?: string | ((t: any) => unknown),
-  ) {
-    super(ins)
-  }
   override _n(t: any) {
     const u = this.out
     if (u === OFF) return
-    const s = this.spy
-    if (typeof s === 'function') tryCall(s, t, u)
-    else if (s) console.log(`${s}:`, t)
+    const a = this.a
+    if (typeof a === 'function') tryCall(a, t, u)
+    else if (a) console.log(`${a}:`, t)
     else console.log(t)
     u._n(t)
   }
 }
 
-/** endWhen: completes the output when `o` emits or completes. */
+/** endWhen(a): completes the output when `a` emits or completes; `s` is the listener on `a`. */
 export class EndWhen extends Op {
-  oil: IL = OFF
-  constructor(
-    ins: any,
-    public o: any,
-  ) {
-    super(ins)
-  }
   override _start(out: any) {
     this.out = out
     const end = () => this._c()
-    this.o._add((this.oil = { out, _n: end, _e: (err) => out._e(err), _c: end }))
+    this.a._add((this.s = { out, _n: end, _e: (err: any) => out._e(err), _c: end }))
     this.ins._add(this)
   }
   override _stop() {
     super._stop()
-    this.o._remove(this.oil)
-    this.oil = OFF
+    this.a._remove(this.s)
   }
 }
 
+/** replaceError(a): on an error, listens to the stream `a(err)` instead. */
 export class ReplaceError extends Op {
-  constructor(
-    ins: any,
-    public f: (err: any) => any,
-  ) {
-    super(ins)
-  }
   override _e(err: any) {
     const u = this.out
     if (u === OFF) return
     try {
       this.ins._remove(this)
-      ;(this.ins = this.f(err))._add(this)
+      ;(this.ins = this.a(err))._add(this)
     } catch (e) {
       u._e(e)
     }
   }
 }
 
-/** flatten: follows the latest inner stream, completing once the outer and the current inner have. */
+/**
+ * flatten(): follows the latest inner stream (`s`, heard through listener `b`), completing once the
+ * outer stream (open while `a` is false) and the current inner one have.
+ */
 export class Flatten extends Op {
-  open = true
-  inner: any = NO
-  il: IL = OFF
   override _start(out: any) {
-    this.open = true
-    this.inner = NO
-    this.il = OFF
+    this.a = false
+    this.s = NO
     super._start(out)
   }
   override _stop() {
     super._stop()
-    if (this.inner !== NO) this.inner._remove(this.il)
-    this.open = true
-    this.inner = NO
-    this.il = OFF
+    if (this.s !== NO) this.s._remove(this.b)
+    this.s = NO
   }
   less() {
-    if (!this.open && this.inner === NO) this.out._c()
+    if (this.a && this.s === NO) this.out._c()
   }
-  override _n(s: any) {
+  override _n(inner: any) {
     const u = this.out
     if (u === OFF) return
-    if (this.inner !== NO && this.il !== OFF) this.inner._remove(this.il)
-    ;(this.inner = s)._add(
-      (this.il = {
+    if (this.s !== NO) this.s._remove(this.b)
+    ;(this.s = inner)._add(
+      (this.b = {
         out: u,
         _n: (t: any) => u._n(t),
-        _e: (err) => u._e(err),
+        _e: (err: any) => u._e(err),
         _c: () => {
-          this.inner = NO
+          this.s = NO
           this.less()
         },
       }),
     )
   }
   override _c() {
-    this.open = false
+    this.a = true
     this.less()
   }
 }
 
-/** remember() and startWith(): hand the input's listeners straight to the output stream. */
+/** remember() and startWith(b) (when `a`): hand the input's listeners straight to the output stream. */
 export class Pass extends Op {
-  constructor(
-    ins: any,
-    public start: boolean,
-    public first?: any,
-  ) {
-    super(ins)
-  }
   override _start(out: any) {
     this.out = out
-    if (this.start) out._n(this.first)
+    if (this.a) out._n(this.b)
     this.ins._add(out)
   }
   override _stop() {

@@ -285,8 +285,8 @@ class Stream implements IL {
     const p = this._prod
     // Two filters in a row become one, as in xstream.
     if (p instanceof Filter) {
-      const f = p.f
-      return new Stream(new Filter(p.ins, (t) => f(t) && passes(t)))
+      const f = p.a
+      return new Stream(new Filter(p.ins, (t: any) => f(t) && passes(t)))
     }
     return new Stream(new Filter(this, passes))
   }
