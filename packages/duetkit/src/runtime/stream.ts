@@ -2,7 +2,7 @@ import type { MemoryStream as XMemoryStream, Stream as XStream } from 'xstream'
 import { Debug, Drop, EndWhen, Filter, Flatten, Fold, type IL, Last, MapOp, NO, noop, OFF, Pass, type Prod, ReplaceError, Take } from './stream-operators.js'
 
 // duetkit's streams: xstream's API and semantics (synchronous, hot, ref-counted, stopped one macrotask
-// after the last listener leaves), in about a third of its bundled size. xstream's own module cannot be
+// after the last listener leaves), in about half its minified size. xstream's own module cannot be
 // tree-shaken (every operator is a method) and pulls in two polyfill packages, so a view paid for all of
 // it. The types are xstream's own, and the internal protocol (`_add`/`_remove`, listeners with
 // `_n`/`_e`/`_c`, producers with `_start`/`_stop`) is too, so these streams and xstream's mix both ways:
