@@ -44,14 +44,16 @@ class Stream implements IL {
   _d = false
   _target: any = null
   _err: any = NO
+  // A MemoryStream's last value (`_has` stays undefined on a plain stream, which _add relies on).
+  declare _has?: boolean
+  declare _v?: any
   constructor(producer?: Prod) {
     this._prod = producer || NO
   }
   _n(t: any) {
     const a = this._ils
     if (this._d) this._dl._n(t)
-    if (a.length === 1) a[0]!._n(t)
-    else for (const l of copy(a)) l._n(t)
+    for (const l of copy(a)) l._n(t)
   }
   _e(err: any) {
     if (this._err !== NO) return
@@ -83,11 +85,18 @@ class Stream implements IL {
     if (ta) return ta._add(il)
     const a = this._ils
     a.push(il)
-    if (a.length > 1) return
+    // A MemoryStream hands its last value to each new listener; the first one starts the producer,
+    // or cancels its pending stop.
+    if (a.length > 1) {
+      if (this._has) il._n(this._v)
+      return
+    }
     if (this._stopID !== NO) {
+      if (this._has) il._n(this._v)
       clearTimeout(this._stopID)
       this._stopID = NO
-    } else if (this._prod !== NO) this._prod._start(this)
+    } else if (this._has) il._n(this._v)
+    else if (this._prod !== NO) this._prod._start(this)
   }
   _remove(il: IL): unknown {
     const ta = this._target
@@ -346,28 +355,11 @@ class Stream implements IL {
 
 /** A stream that remembers its last value and hands it to each new listener. */
 class MemoryStream extends Stream {
-  _has = false
-  _v: any
+  override _has = false
   override _n(x: any) {
     this._v = x
     this._has = true
     super._n(x)
-  }
-  override _add(il: IL): unknown {
-    const ta = this._target
-    if (ta) return ta._add(il)
-    const a = this._ils
-    a.push(il)
-    if (a.length > 1) {
-      if (this._has) il._n(this._v)
-      return
-    }
-    if (this._stopID !== NO) {
-      if (this._has) il._n(this._v)
-      clearTimeout(this._stopID)
-      this._stopID = NO
-    } else if (this._has) il._n(this._v)
-    else if (this._prod !== NO) this._prod._start(this)
   }
   override _stopNow() {
     this._has = false
