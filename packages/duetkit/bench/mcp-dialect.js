@@ -1,7 +1,7 @@
 // npm run bench:mcp (second part) — what the OpenAI Apps SDK dialect costs a view that never meets
 // such a host: the forecast card and the minimal view built as one HTML file (vite +
 // vite-plugin-singlefile), once as shipped and once with the driver's window.openai adapter
-// (src/mcp/openai-host.ts) swapped for a stub that finds no such host. Prints each size, the
+// (src/mcp/openai-host.ts, imported by driver-core) swapped for a stub that finds no such host. Prints each size, the
 // difference and "met" / "NOT met" against the goal; asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -24,7 +24,7 @@ const withoutDialect = {
   name: 'duet-bench-no-dialect',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (source === './openai-host.js' && importer && /[\\/]mcp[\\/]driver\.js$/.test(importer)) return STUB
+    if (source === './openai-host.js' && importer && /[\\/]mcp[\\/]driver-core\.js$/.test(importer)) return STUB
     return undefined
   },
 }

@@ -176,9 +176,14 @@ async function main() {
       const kinds = Object.keys(built[view.name])
       const samples = Object.fromEntries(kinds.map((k) => [k, []]))
       // Warm-up (compile caches, fonts), then interleaved runs, so machine noise hits every variant alike.
+      // Each round starts with the next variant: the first page of a round is measurably slower (it meets
+      // the previous round's teardown), which would otherwise always fall on the same one (Duet).
       for (const k of kinds) await timeOnce(helpers, browser, built[view.name][k], view)
       for (let i = 0; i < RUNS; i++) {
-        for (const k of kinds) samples[k].push(await timeOnce(helpers, browser, built[view.name][k], view))
+        for (let j = 0; j < kinds.length; j++) {
+          const k = kinds[(i + j) % kinds.length]
+          samples[k].push(await timeOnce(helpers, browser, built[view.name][k], view))
+        }
       }
       const m = (k, which) => median(samples[which].map((s) => s[k]))
       const cols = ['init', 'start', 'render', 'own'].map(

@@ -47,7 +47,7 @@ async function sizes() {
   console.log(
     `    with duetkit/vite's shims: ${kb(aliased.length)} KB min, ${kb(aliasedGz)} KB gzip (goal: ${aliasedGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
   )
-  console.log(`    xstream+snabbdom only: ${kb(deps.length)} KB min, ${kb(depsGz)} KB gzip (Duet's own share: ${kb(appGz - depsGz)} KB gzip)`)
+  console.log(`    snabbdom only:         ${kb(deps.length)} KB min, ${kb(depsGz)} KB gzip (Duet's own share: ${kb(appGz - depsGz)} KB gzip)`)
 }
 
 const median = (xs) => {

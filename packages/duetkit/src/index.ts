@@ -56,4 +56,4 @@ export type { RenderOptions, RenderedComponent } from './testing/render-componen
 
 // Streams, for intents that combine them.
 // `xs` is xstream's default export, which is its Stream class; the named import works in Node ESM too.
-export { Stream as xs, Stream } from 'xstream'
+export { Stream as xs, Stream } from './runtime/stream.js'

@@ -12,15 +12,12 @@ Counter.model = { INC: (n) => n + 1, DEC: (n) => n - 1 }
 run(Counter, {})
 `
 
-/** The floor the size is judged against: xstream plus the snabbdom pieces the runtime uses. */
+/** The floor the size is judged against: the snabbdom pieces the runtime uses (its streams are its own). */
 export const DEPS_ONLY = `
-import { Stream } from 'xstream'
 import { init } from 'snabbdom/build/init.js'
 import { classModule } from 'snabbdom/build/modules/class.js'
-import { propsModule } from 'snabbdom/build/modules/props.js'
 import { attributesModule } from 'snabbdom/build/modules/attributes.js'
-import { datasetModule } from 'snabbdom/build/modules/dataset.js'
-globalThis.keep = [Stream, init([classModule, propsModule, attributesModule, datasetModule])]
+globalThis.keep = [init([classModule, attributesModule])]
 `
 
 /**

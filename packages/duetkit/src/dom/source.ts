@@ -1,4 +1,4 @@
-import { Stream } from 'xstream'
+import { Stream } from '../runtime/stream.js'
 import type { Delegator } from './delegate.js'
 
 /** Options of `DOM.select(sel).events(type, options)`. */

@@ -1,4 +1,4 @@
-import { Stream } from 'xstream'
+import { Stream } from '../runtime/stream.js'
 import { DuetError } from '../protocol/errors.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 import type { McpFeature } from './feature.js'

@@ -4,7 +4,7 @@
 // the server's Apps SDK twin of a view marked the page (`<meta name="duet-dialect" content="openai">`)
 // and `window.openai` is there; everywhere else the page talks MCP Apps over postMessage.
 import { DuetError } from '../protocol/errors.js'
-import { isObject, RpcCode, type JsonObject } from './json-rpc.js'
+import { isObject, RpcCode, RpcError, type JsonObject } from './json-rpc.js'
 import type { HostWindow, MessageWindow } from './protocol-client.js'
 import { VIEW_STATE_TOOL } from './view-state.js'
 
@@ -61,7 +61,6 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
     ...(has('requestDisplayMode') && { availableDisplayModes: ['inline', 'fullscreen', 'pip'] }),
     ...(typeof bridge.maxHeight === 'number' && { containerDimensions: { maxHeight: bridge.maxHeight } }),
   })
-  const result = (): JsonObject => ({ content: [], structuredContent: bridge.toolOutput ?? undefined, _meta: bridge.toolResponseMetadata ?? undefined })
   let seen: JsonObject = {}
   let calls: Promise<unknown> = Promise.resolve()
   // Tool input, result and context, each told again only when `openai:set_globals` changed it.
@@ -69,7 +68,11 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
     const now = { input: bridge.toolInput, output: [bridge.toolOutput, bridge.toolResponseMetadata], context: context() }
     const changed = (k: keyof typeof now) => JSON.stringify(now[k]) !== JSON.stringify(seen[k])
     if (bridge.toolInput && changed('input')) emit({ method: 'ui/notifications/tool-input', params: { arguments: bridge.toolInput } })
-    if ((bridge.toolOutput || bridge.toolResponseMetadata) && changed('output')) emit({ method: 'ui/notifications/tool-result', params: result() })
+    if ((bridge.toolOutput || bridge.toolResponseMetadata) && changed('output'))
+      emit({
+        method: 'ui/notifications/tool-result',
+        params: { content: [], structuredContent: bridge.toolOutput ?? undefined, _meta: bridge.toolResponseMetadata ?? undefined },
+      })
     if (seen.context && changed('context')) emit({ method: 'ui/notifications/host-context-changed', params: now.context })
     seen = now as JsonObject
   }
@@ -98,7 +101,8 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
         return asToolResult(await call)
       }
       case 'ui/message': {
-        const blocks = Array.isArray(p.content) ? p.content : []
+        // Only this view's driver posts here, and its message sink always sends content blocks (sinks.ts).
+        const blocks = p.content as unknown[]
         await bridge.sendFollowUpMessage!({ prompt: blocks.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n') })
         return {}
       }
@@ -109,7 +113,7 @@ export function openAiHost(win: (Window & typeof globalThis) | undefined): (Host
         return { mode: (await bridge.requestDisplayMode?.({ mode: p.mode as string }))?.mode ?? p.mode }
     }
     // The driver names the method in what it reports.
-    throw Object.assign(new Error('Method not found'), { code: RpcCode.MethodNotFound })
+    throw new RpcError(RpcCode.MethodNotFound, 'Method not found')
   }
 
   // `App.persist` state, kept in the host's widget state under the view instance's id.

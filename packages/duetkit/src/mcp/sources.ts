@@ -1,4 +1,4 @@
-import { Stream } from 'xstream'
+import { Stream } from '../runtime/stream.js'
 import { DuetError } from '../protocol/errors.js'
 import type { JsonObject } from '../protocol/json.js'
 import type { ToolSignatures } from '../protocol/tools.js'

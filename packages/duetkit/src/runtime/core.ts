@@ -1,4 +1,4 @@
-import { Stream } from 'xstream'
+import { Stream } from './stream.js'
 import type { VNode } from 'snabbdom'
 import type { ActionStream, AnyComponent } from './types.js'
 import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type Driver, type PersistHandle, type ReplyKind } from './driver.js'

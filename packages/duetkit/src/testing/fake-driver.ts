@@ -1,4 +1,4 @@
-import { Stream } from 'xstream'
+import { Stream } from '../runtime/stream.js'
 import type { Driver, ReplyKind } from '../runtime/driver.js'
 import { reply, wantsReply } from '../runtime/driver.js'
 import { DuetError } from '../runtime/errors.js'

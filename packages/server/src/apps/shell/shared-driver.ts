@@ -1,5 +1,4 @@
-import { Stream } from 'xstream'
-import { REPLY, type AppHandle, type Driver, type ReplyKind } from 'duetkit'
+import { REPLY, Stream, type AppHandle, type Driver, type ReplyKind } from 'duetkit'
 import type { McpErrorReply, McpSinkValue, McpSource } from 'duetkit/mcp'
 import { agentOnlyMessage, isAgentOnly, withViewChannel } from './view-calls.js'
 import { makeMcpAppDriver, RpcError, type McpAppDriverOptions } from 'duetkit/mcp'
