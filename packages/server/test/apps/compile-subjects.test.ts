@@ -39,7 +39,8 @@ async function as(subject: string): Promise<Caller> {
 beforeAll(async () => {
   issuer = await startIssuer()
   data = tempDir('duet-compile-subjects-')
-  pool = createCompilePool({ workers: 2, maxQueued: 4, maxQueuedPerSubject: 2, compileLimits: { timeoutMs: 1500 } })
+  // No cool-down within the flood below (compile-cool-down.test.ts has it): each admitted compile runs to its limit.
+  pool = createCompilePool({ workers: 2, maxQueued: 4, maxQueuedPerSubject: 2, compileLimits: { timeoutMs: 1500 }, coolDownAfter: 100 })
   app = await createAgentAppsServer({ dataDir: data.dir, auth: { issuer: issuer.url }, compilePool: pool })
   listening = await app.listen({ http: { port: 0 }, handleSignals: false })
 }, 60_000)
