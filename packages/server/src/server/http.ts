@@ -6,14 +6,15 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
-import { meteredCalls, rateLimitedResponse, type ResolvedRateLimit } from './rate-limit.js'
+import { ALL_CALLS, meteredCalls, rateLimitedResponse, type BucketRate, type MeteredCall, type ResolvedRateLimit } from './rate-limit.js'
+import { lineBusyBody, RequestLine, resolveRequestLine, type RequestLineLimits } from './request-line.js'
 import { callerScope, subjectOfAuth } from './subject.js'
 import { httpErrorJson } from './error-body.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
 /** Options of the Streamable HTTP listener. */
-export interface HttpListenOptions {
+export interface HttpListenOptions extends Partial<RequestLineLimits> {
   /** Default 3001; `0` picks a free port (read it from `Listening.url`). */
   port?: number
   /**
@@ -114,6 +115,7 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const resourceHost = guards.auth?.resourceHost
   const allowedHosts = options.allowedHosts ?? [...defaultAllowedHosts(host), ...(resourceHost ? [resourceHost] : [])]
   const origins = originPolicy(options.allowedOrigins)
+  const line = new RequestLine(resolveRequestLine(options))
 
   const report = (error: Error) => onError?.(error)
   // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
@@ -132,6 +134,23 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
     ? async (request: Request, context?: Context) => (await overLimit(rateLimit, knownTool, request, caller.getStore() ?? '')) ?? route(request, context)
     : route
   const serve = toNodeHandler({ fetch: limited }, { onerror: report })
+  // A call (POST) is metered against its caller's whole rate before its body is read, then waits its turn in the line.
+  const metered = async (who: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') return serve(req, res)
+    if (rateLimit?.all) {
+      const refused = await take(rateLimit, rateLimit.all, who, ALL_CALLS, null)
+      if (refused) return send(res, refused)
+    }
+    const entered = await line.enter(who, new Promise<void>((resolve) => res.once('close', () => resolve())))
+    if (entered === undefined) return // the client went away while waiting
+    if (typeof entered !== 'function') {
+      const busy = lineBusyBody(entered)
+      res.writeHead(busy.status, busy.headers).end(busy.body)
+      return
+    }
+    res.once('close', entered)
+    return serve(req, res)
+  }
   const closeHandlers = () => Promise.allSettled([handler.close(), legacy?.close()]).then(() => undefined)
   const checkHost = hostHeaderValidation(allowedHosts)
 
@@ -174,7 +193,8 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
         if (!authorized) return
         const auth = (req as { auth?: AuthInfo }).auth
         const subject = subjectOfAuth(auth)
-        return caller.run(subject !== undefined ? `sub:${subject}` : `address:${req.socket.remoteAddress ?? ''}`, () => serve(req, res))
+        const who = subject !== undefined ? `sub:${subject}` : `address:${req.socket.remoteAddress ?? ''}`
+        return caller.run(who, () => metered(who, req, res))
       })
       .catch((err: unknown) => {
         // Unexpected (the SDK answers protocol mistakes itself), so it is logged even without onError.
@@ -260,20 +280,26 @@ async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => 
   }
   const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null)
   for (const call of meteredCalls(body, knownTool)) {
-    let waitMs: number
-    try {
-      waitMs = await limit.store.take(who, call.bucket, limit)
-    } catch (err) {
-      // Fail closed: a limit that cannot be checked does not let the call through.
-      const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
-      return Response.json(
-        { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
-        { status: 503, headers: { 'Retry-After': '1' } },
-      )
-    }
-    if (waitMs > 0) return rateLimitedResponse(call, waitMs, id)
+    const refused = await take(limit, limit, who, call, id)
+    if (refused) return refused
   }
   return undefined
+}
+
+/** Takes a token of `call`'s bucket: the 429 answer when it is empty, 503 when a shared store cannot answer. */
+async function take(limit: ResolvedRateLimit, rate: BucketRate, who: string, call: MeteredCall, id: unknown): Promise<Response | undefined> {
+  let waitMs: number
+  try {
+    waitMs = await limit.store.take(who, call.bucket, rate)
+  } catch (err) {
+    // Fail closed: a limit that cannot be checked does not let the call through.
+    const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
+    return Response.json(
+      { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
+      { status: 503, headers: { 'Retry-After': '1' } },
+    )
+  }
+  return waitMs > 0 ? rateLimitedResponse(call, waitMs, id) : undefined
 }
 
 /** Writes a web `Response` (the SDK's challenge and metadata answers) to a Node response. */
