@@ -1,6 +1,7 @@
 // The rate limit shared by two `duet serve --http --redis-url` replicas on one real redis-server, with
 // two real subjects of the test issuer: a caller who spreads calls over both replicas gets the rate
-// once, not twice, and another subject keeps its own buckets.
+// once, not twice, and another subject keeps its own buckets; the same holds for the whole-caller
+// bucket (--rate-limit-all), which counts calls of every tool together.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -77,7 +78,7 @@ afterAll(async () => {
 
 describe('the rate limit shared by replicas (Redis)', () => {
   it('counts a subject once over two replicas, and keeps another subject apart', async () => {
-    const flags = ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--rate-limit', '3:0.01']
+    const flags = ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--rate-limit', '3:0.01', '--rate-limit-all', 'off']
     const [a, b] = await Promise.all([startReplica(flags), startReplica(flags)])
     const alice = await issuer.tokenFor('alice', { audience: AUDIENCE })
     const bob = await issuer.tokenFor('bob', { audience: AUDIENCE })
@@ -91,6 +92,22 @@ describe('the rate limit shared by replicas (Redis)', () => {
     const before = await keys()
     for (let i = 0; i < 5; i++) await callTool(a!, bob, `made_up_${i}`)
     expect(await keys()).toEqual(before)
+  }, 60_000)
+
+  it("shares the whole-caller bucket: calls of different tools over two replicas count together, another subject's apart", async () => {
+    const flags = ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--rate-limit', '100:0.01', '--rate-limit-all', '3:0.01']
+    const [a, b] = await Promise.all([startReplica(flags), startReplica(flags)])
+    const carol = await issuer.tokenFor('carol', { audience: AUDIENCE })
+    const dave = await issuer.tokenFor('dave', { audience: AUDIENCE })
+    // Three tools, each far under its own bucket of 100, spread over both replicas.
+    expect([await callTool(a!, carol, 'list_recipes'), await callTool(b!, carol, 'channel_stats'), await callTool(a!, carol, 'tail_server_log')]).toEqual([
+      200, 200, 200,
+    ])
+    // Neither replica has seen three of her calls; the shared bucket has.
+    expect(await callTool(b!, carol, 'list_saved_apps')).toBe(429)
+    expect(await callTool(a!, carol, 'list_recipes')).toBe(429)
+    expect(await callTool(b!, dave, 'list_recipes')).toBe(200)
+    expect(await callTool(a!, dave, 'channel_stats')).toBe(200)
   }, 60_000)
 
   it('reads a bucket whose fields are not numbers as full and rewrites it, instead of failing every call', async () => {
