@@ -27,10 +27,12 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10)
 // Phases alternate: alone, flood, alone, flood…; each phase's figures are over all its rounds.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const WARMUP = 3
+const TURN_MS = 1000
 const HARD_STOP_MS = 240_000
 const FLOOD_PHASE_MAX_SECONDS = 90
 const RESOURCE = 'http://127.0.0.1/duet-tenants-bench/mcp'
 // A rate limit as a shared server would run one: the victim's turn stays far below it, the flood does not.
+// Its whole-caller bucket is the default, twice that: 40 at once, 20 a second.
 const RATE_LIMIT = '20:10'
 // Lower than the defaults (1000 channels, 64 MiB) so the flood reaches it within the time box; every other quota is the default.
 const CHANNELS_PER_SUBJECT = 100
@@ -174,7 +176,12 @@ async function victimPhase(client, first, maxSeconds) {
   const errors = []
   const started = performance.now()
   let turns = 0
-  while (turns < ITERATIONS && (performance.now() - started) / 1000 < maxSeconds) await victimTurn(client, first + turns++, times, errors)
+  while (turns < ITERATIONS && (performance.now() - started) / 1000 < maxSeconds) {
+    const turnStarted = performance.now()
+    await victimTurn(client, first + turns++, times, errors)
+    // An agent's turns are paced by its model: at most one a TURN_MS, which keeps its 13 calls under the whole-caller rate.
+    await sleep(TURN_MS - (performance.now() - turnStarted))
+  }
   return { turns, times, errors, all: Object.values(times).flat(), seconds: (performance.now() - started) / 1000 }
 }
 
@@ -377,7 +384,12 @@ async function main() {
     cleanups.push(async () => rmSync(probeDir, { recursive: true, force: true }))
     const probeFile = join(probeDir, 'event-loop.json')
     const preload = new URL('./event-loop-probe.js', import.meta.url).href
-    const probeEnv = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(), DUET_BENCH_PROBE: probeFile }
+    // BENCH_PROFILE=<dir> also writes the server's CPU profile of each stretch there (see event-loop-probe.js).
+    const probeEnv = {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
+      DUET_BENCH_PROBE: probeFile,
+      ...(process.env.BENCH_PROFILE && { DUET_BENCH_PROFILE: process.env.BENCH_PROFILE }),
+    }
     const { child, url } = await serveHttp(
       [
         '--sessions',
@@ -406,12 +418,15 @@ async function main() {
     )
     if (FLOOD_KINDS) console.log(`flood: only ${FLOOD_KINDS.join(', ')} (BENCH_FLOOD)`)
     console.log(
-      `victim: ${ROUNDS} rounds of ${ITERATIONS} turns of 13 tool calls alone, then ${ITERATIONS} under the flood (a phase at most ${FLOOD_PHASE_MAX_SECONDS} s; + ${WARMUP} warm-up turns)`,
+      `victim: ${ROUNDS} rounds of ${ITERATIONS} turns of 13 tool calls alone, then ${ITERATIONS} under the flood (a turn at most every ${TURN_MS} ms, a phase at most ${FLOOD_PHASE_MAX_SECONDS} s; + ${WARMUP} warm-up turns)`,
     )
     console.log(`load average before: ${loadAverage()}`)
 
     const warm = { times: {}, errors: [] }
-    for (let i = 0; i < WARMUP; i++) await victimTurn(victim, -1 - i, warm.times, warm.errors)
+    for (let i = 0; i < WARMUP; i++) {
+      await victimTurn(victim, -1 - i, warm.times, warm.errors)
+      await sleep(TURN_MS)
+    }
     // Alone and under the flood in turns (A B A B …), so a change in the machine's load from other work
     // during the run falls on both phases alike.
     const cpu = sampleCpu(child.pid, { others: othersOf(child.pid) })
