@@ -6,7 +6,8 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
-import { ALL_CALLS, meteredCalls, rateLimitedResponse, type BucketRate, type MeteredCall, type ResolvedRateLimit } from './rate-limit.js'
+import { meteredCalls, rateLimitedResponse, takeToken, type ResolvedRateLimit } from './rate-limit.js'
+import { CallerRate } from './caller-rate.js'
 import { lineBusyBody, RequestLine, resolveRequestLine, type RequestLineLimits } from './request-line.js'
 import { callerScope, subjectOfAuth } from './subject.js'
 import { httpErrorJson } from './error-body.js'
@@ -115,7 +116,8 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const resourceHost = guards.auth?.resourceHost
   const allowedHosts = options.allowedHosts ?? [...defaultAllowedHosts(host), ...(resourceHost ? [resourceHost] : [])]
   const origins = originPolicy(options.allowedOrigins)
-  const line = new RequestLine(resolveRequestLine(options))
+  const lineLimits = resolveRequestLine(options)
+  const line = new RequestLine(lineLimits)
 
   const report = (error: Error) => onError?.(error)
   // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
@@ -134,14 +136,17 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
     ? async (request: Request, context?: Context) => (await overLimit(rateLimit, knownTool, request, caller.getStore() ?? '')) ?? route(request, context)
     : route
   const serve = toNodeHandler({ fetch: limited }, { onerror: report })
+  const callerRate = rateLimit?.all && new CallerRate(rateLimit, rateLimit.all, lineLimits)
   // A call (POST) is metered against its caller's whole rate before its body is read, then waits its turn in the line.
   const metered = async (who: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') return serve(req, res)
-    if (rateLimit?.all) {
-      const refused = await take(rateLimit, rateLimit.all, who, ALL_CALLS, null)
-      if (refused) return send(res, refused)
+    const gone = new Promise<void>((resolve) => res.once('close', () => resolve()))
+    if (callerRate) {
+      const passed = await callerRate.pass(who, gone)
+      if (passed === 'gone') return
+      if (passed) return send(res, passed)
     }
-    const entered = await line.enter(who, new Promise<void>((resolve) => res.once('close', () => resolve())))
+    const entered = await line.enter(who, gone)
     if (entered === undefined) return // the client went away while waiting
     if (typeof entered !== 'function') {
       const busy = lineBusyBody(entered)
@@ -280,26 +285,11 @@ async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => 
   }
   const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null)
   for (const call of meteredCalls(body, knownTool)) {
-    const refused = await take(limit, limit, who, call, id)
-    if (refused) return refused
+    const waitMs = await takeToken(limit, limit, who, call, id)
+    if (waitMs instanceof Response) return waitMs
+    if (waitMs > 0) return rateLimitedResponse(call, waitMs, id)
   }
   return undefined
-}
-
-/** Takes a token of `call`'s bucket: the 429 answer when it is empty, 503 when a shared store cannot answer. */
-async function take(limit: ResolvedRateLimit, rate: BucketRate, who: string, call: MeteredCall, id: unknown): Promise<Response | undefined> {
-  let waitMs: number
-  try {
-    waitMs = await limit.store.take(who, call.bucket, rate)
-  } catch (err) {
-    // Fail closed: a limit that cannot be checked does not let the call through.
-    const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
-    return Response.json(
-      { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
-      { status: 503, headers: { 'Retry-After': '1' } },
-    )
-  }
-  return waitMs > 0 ? rateLimitedResponse(call, waitMs, id) : undefined
 }
 
 /** Writes a web `Response` (the SDK's challenge and metadata answers) to a Node response. */

@@ -160,6 +160,20 @@ export function meteredCalls(body: unknown, knownTool: (name: string) => boolean
   return calls
 }
 
+/** Takes a token of `call`'s bucket: the wait in ms (0: taken), or the 503 answer when a shared store cannot answer. */
+export async function takeToken(limit: ResolvedRateLimit, rate: BucketRate, who: string, call: MeteredCall, id: unknown): Promise<number | Response> {
+  try {
+    return await limit.store.take(who, call.bucket, rate)
+  } catch (err) {
+    // Fail closed: a limit that cannot be checked does not let the call through.
+    const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
+    return Response.json(
+      { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
+      { status: 503, headers: { 'Retry-After': '1' } },
+    )
+  }
+}
+
 /** The 429 answer: a JSON-RPC error with the wait, and `Retry-After` in whole seconds. */
 export function rateLimitedResponse(call: MeteredCall, waitMs: number, id: unknown): Response {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000))

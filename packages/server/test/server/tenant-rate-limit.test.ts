@@ -149,6 +149,20 @@ describe('a rate limit that holds (two subjects, in memory)', () => {
     expect(await call(url, bob, 'tools/call', { name: 'echo' })).toBe(200)
   })
 
+  it("makes a subject's calls past its whole rate wait for their token (a second at most) rather than refusing them at once", async () => {
+    // A token every 250 ms after a burst of 2: of 12 calls sent at once, the burst goes at once, the next ones
+    // as tokens come back within the second, the rest are refused.
+    const url = await serve({ burst: 100, perSecond: 100, all: { burst: 2, perSecond: 4 } })
+    const alice = await issuer.tokenFor('alice', { audience: url })
+    const bob = await issuer.tokenFor('bob', { audience: url })
+    const statuses = await Promise.all(Array.from({ length: 12 }, () => call(url, alice, 'tools/call', { name: 'echo' })))
+    const served = statuses.filter((s) => s === 200).length
+    expect(served).toBeGreaterThan(2)
+    expect(served).toBeLessThanOrEqual(2 + 5)
+    expect(statuses.filter((s) => s === 429).length).toBe(12 - served)
+    expect(await call(url, bob, 'tools/call', { name: 'echo' })).toBe(200)
+  })
+
   it('defaults the whole-caller bucket to twice the per-tool rate, and checks it, naming the option', async () => {
     const app = createAppServer({ name: 'x', version: '1', auth: { issuer: issuer.url }, rateLimit: { burst: 1, perSecond: 0.01 } })
       .tool('one', { description: 'ok' }, async () => ({ content: [] }))
