@@ -92,6 +92,8 @@ export interface CompilePool {
    * line is full (`data.retryAfterSeconds`), DISPOSED once the pool is closed.
    */
   run(subject: string, request: CompileRequest): Promise<CompileReply>
+  /** The BUSY error `run` would answer `subject` at once for its cool-down, if it is cooled down now (checked before any work on the source). */
+  coolingDown(subject: string): DuetError | undefined
   stats(): CompilePoolStats
   /** Ends every worker (and its esbuild) and answers waiting compiles DISPOSED. Idempotent. */
   close(): Promise<void>
@@ -459,6 +461,9 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
         if (refusal) reject(busyError(refusal, subject))
         else pump()
       })
+    },
+    coolingDown(subject) {
+      return coolingUntil(subject) > 0 ? coolingError(subject) : undefined
     },
     stats() {
       let running = 0

@@ -154,6 +154,10 @@ describe('compile pool: cool-down', () => {
     const again = await failureOf(compileIn(compiler, `${BALLOON}// 3\n`, 'mallory'))
     expect(again).toMatchObject({ code: 'BUSY', data: { queue: 'cool-down' } })
     expect(compiler.stats().replaced).toBe(2)
+    // Answered before its source is looked at: even one past the size limit is BUSY, not a size error.
+    expect(await failureOf(compileIn(compiler, 'x'.repeat(2 * 1024 * 1024), 'mallory'))).toMatchObject({ code: 'BUSY', data: { queue: 'cool-down' } })
+    expect(compiler.coolingDown('mallory')).toMatchObject({ code: 'BUSY' })
+    expect(compiler.coolingDown('alice')).toBeUndefined()
     // Once it is over, her compiles run again.
     await until(() => compiler.stats().coolingDown === 0, 10_000)
     await expect(compileIn(compiler, benign('m3'), 'mallory')).resolves.toMatchObject({ script: expect.stringContaining('__duetMount') })
