@@ -40,6 +40,8 @@ const BYTES_PER_SUBJECT = 16 * 1024 * 1024
 // BENCH_FLOOD=kind,kind runs only those parts of the flood (sessions, channels, bytes, renders, hostile, benign, made-up, rapid).
 const FLOOD_KINDS = process.env.BENCH_FLOOD?.split(',')
 const P99_FACTOR = 2
+// BENCH_SERVE_ARGS adds duet serve flags (e.g. "--max-in-flight-per-subject 2"), to try other limits.
+const EXTRA_ARGS = process.env.BENCH_SERVE_ARGS?.split(/\s+/).filter(Boolean) ?? []
 
 const percentile = (xs, p) => {
   if (xs.length === 0) return Number.NaN
@@ -404,6 +406,7 @@ async function main() {
         String(CHANNELS_PER_SUBJECT),
         '--max-store-bytes-per-subject',
         String(BYTES_PER_SUBJECT),
+        ...EXTRA_ARGS,
       ],
       probeEnv,
     )
@@ -417,6 +420,7 @@ async function main() {
       `duet serve --http --sessions on ${REDIS ? 'Redis' : 'SQLite'}, --rate-limit ${RATE_LIMIT}, --max-channels-per-subject ${CHANNELS_PER_SUBJECT}, --max-store-bytes-per-subject ${BYTES_PER_SUBJECT}, other quotas default; two users of a real oidc-provider issuer`,
     )
     if (FLOOD_KINDS) console.log(`flood: only ${FLOOD_KINDS.join(', ')} (BENCH_FLOOD)`)
+    if (EXTRA_ARGS.length > 0) console.log(`and ${EXTRA_ARGS.join(' ')} (BENCH_SERVE_ARGS)`)
     console.log(
       `victim: ${ROUNDS} rounds of ${ITERATIONS} turns of 13 tool calls alone, then ${ITERATIONS} under the flood (a turn at most every ${TURN_MS} ms, a phase at most ${FLOOD_PHASE_MAX_SECONDS} s; + ${WARMUP} warm-up turns)`,
     )
