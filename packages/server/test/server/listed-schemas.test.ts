@@ -154,7 +154,10 @@ describe('listed tool schemas compile with Ajv in draft-07 and 2020-12 modes', (
     )
     const lists = []
     // Each listing on a fresh server instance, as each HTTP request or session gets.
-    for (let i = 0; i < 3; i++) lists.push(await listedSchemas({ ...app, mcp: app.factory() } as AppServer))
+    for (let i = 0; i < 3; i++) {
+      const fresh = (await app.factory({} as never)) as AppServer['mcp']
+      lists.push(await listedSchemas({ mcp: fresh } as AppServer))
+    }
     expect(conversions).toBe(1)
     expect(lists[2]).toEqual(lists[0])
     expect(lists[0]![0]!.schema).toMatchObject({ type: 'object', properties: { q: { type: 'string' } } })

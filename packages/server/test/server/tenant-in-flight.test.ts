@@ -6,13 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { createAppServer, type AppServer, type HttpListenOptions } from '../../src/server/index.js'
 import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
-
-const MODERN = '2026-07-28'
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-}
+import { modernRequest } from './modern-request.js'
 
 let issuer: TestIssuer
 const apps: AppServer[] = []
@@ -34,21 +28,8 @@ async function serve(http: HttpListenOptions): Promise<string> {
 }
 
 /** One modern (per-request) tool call as the holder of `token`. */
-function call(url: string, token: string, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
-    ...(signal && { signal }),
-  })
-}
+const call = (url: string, token: string, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
+  modernRequest(url, 'tools/call', { name, arguments: args }, { token, ...(signal && { signal }) })
 const hold = (url: string, token: string, tag: string, signal?: AbortSignal) => call(url, token, 'hold', { tag }, signal)
 const statusOf = async (response: Promise<Response>) => {
   const res = await response

@@ -10,9 +10,9 @@ import { openRedisRateLimit } from '../../src/channel/redis-rate-limit.js'
 import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
 import { startRedis } from '../channel/redis-server.js'
 import { bundle } from './build-fixture.js'
+import { modernRequest } from './modern-request.js'
 
 const AUDIENCE = 'http://duet.test/mcp'
-const MODERN = '2026-07-28'
 
 let bin: string
 let redis: Awaited<ReturnType<typeof startRedis>>
@@ -35,31 +35,7 @@ function startReplica(args: string[]): Promise<string> {
 
 /** One modern (per-request) tool call; the answer's status. */
 async function callTool(url: string, token: string, name: string): Promise<number> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  })
+  const res = await modernRequest(url, 'tools/call', { name, arguments: {} }, { token })
   await res.body?.cancel()
   return res.status
 }

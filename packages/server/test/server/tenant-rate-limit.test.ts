@@ -5,13 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServer, type AppServer, type RateLimitOptions } from '../../src/server/index.js'
 import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
-
-const MODERN = '2026-07-28'
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-}
+import { modernRequest } from './modern-request.js'
 
 let issuer: TestIssuer
 const apps: AppServer[] = []
@@ -27,19 +21,7 @@ async function serve(rateLimit: RateLimitOptions): Promise<string> {
 
 /** One modern (per-request) call of `method` as the holder of `token`; the answer's status. */
 async function call(url: string, token: string, method: string, params: Record<string, unknown> = {}): Promise<number> {
-  const name = typeof params.name === 'string' ? params.name : undefined
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(name && { 'mcp-name': name }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-  })
+  const res = await modernRequest(url, method, params, { token })
   await res.body?.cancel()
   return res.status
 }
@@ -126,16 +108,7 @@ describe('a rate limit that holds (two subjects, in memory)', () => {
     expect(await call(url, alice, 'tools/call', { name: 'echo' })).toBe(200)
     expect(await call(url, alice, 'tools/call', { name: 'direct' })).toBe(200)
     expect(await call(url, alice, 'tools/call', { name: 'made_up' })).not.toBe(429)
-    const refused = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${alice}`,
-        'mcp-protocol-version': MODERN,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: meta } }),
-    })
+    const refused = await modernRequest(url, 'tools/call', { name: 'echo', arguments: {} }, { token: alice })
     expect(refused.status).toBe(429)
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(1)
     const body = (await refused.json()) as { error: { message: string; data: Record<string, unknown> } }

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { modernRequest } from './modern-request.js'
 import { serveRun } from './serve-run.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-tenant-flags-'))
@@ -63,31 +64,7 @@ describe('duet serve session limits', () => {
 })
 
 /** A modern (per-request) tool call without auth: the client address is the caller. */
-const callTool = (url: string, name: string, args: Record<string, unknown> = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  })
+const callTool = (url: string, name: string, args: Record<string, unknown> = {}) => modernRequest(url, 'tools/call', { name, arguments: args })
 
 describe("duet serve limits on one user's calls", () => {
   it('--max-in-flight-per-subject makes a call wait behind a long poll and --max-queued-requests-per-subject answers the next BUSY', async () => {
