@@ -125,15 +125,22 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const legacy: SessionHandler | undefined = sessions
     ? sessionHandler(factory, { maxSessions, maxSessionsPerSubject, idleMs: sessionIdleMs, maxEvents, maxEventsPerSubject, onerror: report })
     : undefined
-  type Context = { authInfo?: AuthInfo }
+  // `parsedBody`: the body the rate limit parsed, handed on so the SDK does not read and parse it twice more.
+  type Context = { authInfo?: AuthInfo; parsedBody?: unknown }
   const route = legacy
     ? async (request: Request, context?: Context) =>
-        (await isLegacyRequest(request)) ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' }) : handler.fetch(request, context)
+        (await isLegacyRequest(request, context?.parsedBody))
+          ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' })
+          : handler.fetch(request, context)
     : (request: Request, context?: Context) => handler.fetch(request, context)
   const rateLimit = guards.rateLimit
   const knownTool = guards.knownTool ?? (() => true)
   const limited = rateLimit
-    ? async (request: Request, context?: Context) => (await overLimit(rateLimit, knownTool, request, caller.getStore() ?? '')) ?? route(request, context)
+    ? async (request: Request, context?: Context) => {
+        const body = await jsonBody(request)
+        const refused = body === undefined ? undefined : await overLimit(rateLimit, knownTool, body, caller.getStore() ?? '')
+        return refused ?? route(request, body === undefined ? context : { ...context, parsedBody: body })
+      }
     : route
   const serve = toNodeHandler({ fetch: limited }, { onerror: report })
   const callerRate = rateLimit?.all && new CallerRate(rateLimit, rateLimit.all, lineLimits)
@@ -274,15 +281,23 @@ async function authorize(gate: AuthGate, req: IncomingMessage, res: ServerRespon
   return true
 }
 
-/** The 429 answer when a counted call in the body finds its caller's bucket empty (503 when a shared store cannot answer). */
-async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => boolean, request: Request, who: string): Promise<Response | undefined> {
+// The SDK's own bound on a request body: a larger one is left for it to refuse (413), never parsed here.
+const MAX_PARSED_BODY = 4 * 1024 * 1024
+
+/** A POST's JSON body, read from a clone (the request stays readable); undefined when there is none, it is not JSON, or it is past the SDK's bound. */
+async function jsonBody(request: Request): Promise<unknown> {
   if (request.method !== 'POST') return undefined
-  let body: unknown
   try {
-    body = await request.clone().json()
+    const text = await request.clone().text()
+    if (text.length === 0 || Buffer.byteLength(text) > MAX_PARSED_BODY) return undefined
+    return JSON.parse(text) ?? undefined
   } catch {
     return undefined // the SDK answers a body that is not JSON
   }
+}
+
+/** The 429 answer when a counted call in the body finds its caller's bucket empty (503 when a shared store cannot answer). */
+async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => boolean, body: unknown, who: string): Promise<Response | undefined> {
   const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null)
   for (const call of meteredCalls(body, knownTool)) {
     const waitMs = await takeToken(limit, limit, who, call, id)

@@ -152,6 +152,18 @@ describe('a rate limit that holds (two subjects, in memory)', () => {
     expect(() => createAppServer({ name: 'x', version: '1', rateLimit: { burst: 1, perSecond: 1, all: 'lots' as never } })).toThrow(/rateLimit\.all'/)
   })
 
+  it("leaves a body past the SDK's 4 MB bound to the SDK (413) rather than parse it to meter it", async () => {
+    const url = await serve({ burst: 5, perSecond: 1 })
+    const alice = await issuer.tokenFor('alice', { audience: url })
+    const big = await modernRequest(url, 'tools/call', { name: 'echo', arguments: { pad: 'x'.repeat(5 * 1024 * 1024) } }, { token: alice })
+    await big.body?.cancel()
+    expect(big.status).toBe(413)
+    // A call within the bound is parsed once here and handed on: it is served.
+    const small = await modernRequest(url, 'tools/call', { name: 'echo', arguments: {} }, { token: alice })
+    expect(small.status).toBe(200)
+    expect(JSON.stringify(await small.json())).toContain('"ok"')
+  })
+
   it('refuses a rate-limit store without take(), naming it', () => {
     expect(() => createAppServer({ name: 'x', version: '1', rateLimit: { burst: 1, perSecond: 1, store: {} as never } })).toThrow(/rateLimit\.store/)
   })
