@@ -11,7 +11,11 @@ import { FairQueue, type Refusal } from './fair-queue.js'
 export interface RequestLineLimits {
   /** Requests served at once, over all callers; past it they wait in the callers' lines, served in turn. Default 256. */
   maxInFlight: number
-  /** Requests one caller (token subject, else client address) has served at once; past it theirs wait. Default 16. */
+  /**
+   * Requests one caller (token subject, else client address) has served at once; past it theirs wait. Default 16.
+   * A long poll holds one, and a tool that asks the client back (elicitation, sampling) holds one while the
+   * answer, a POST too, needs another: keep it at 2 or more.
+   */
   maxInFlightPerSubject: number
   /** Requests waiting, over all callers; past it, BUSY (503). Default 1024. */
   maxQueuedRequests: number
