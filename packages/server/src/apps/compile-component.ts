@@ -168,6 +168,9 @@ export async function compileIn(pool: CompilePool, source: string, subject: stri
   if (typeof source !== 'string' || source.trim() === '') {
     throw new DuetError('INVALID_ARGUMENT', 'display_component: source must be the non-empty text of a component module', { field: 'source' })
   }
+  // A cooled-down subject is answered before its source is even scanned: its hostile sources cost nothing more.
+  const cooling = pool.coolingDown(subject)
+  if (cooling) throw cooling
   const limits = pool.limits
   const bytes = Buffer.byteLength(source, 'utf8')
   if (bytes > limits.maxSourceBytes) {

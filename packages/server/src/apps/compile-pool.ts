@@ -6,15 +6,20 @@
 // only soft). A compile past either is answered COMPILE_ERROR naming the limit and its worker killed
 // and replaced; workers are also replaced after a crash and recycled after a number of compiles, so
 // nothing one source did lingers for the next. Past the line's bounds a call is answered BUSY at once.
+// Two things keep a hostile user's compiles from eating the CPU others need: workers run at a lower
+// scheduling priority than the server (its event loop wins a contended core), and a subject whose
+// compiles keep hitting a limit is cooled down: its compiles are answered BUSY for a while instead of
+// killing and restarting workers, each restart costing a Node and an esbuild start.
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Socket } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { DuetError } from 'duetkit/protocol'
+import { BoundedMap } from '../server/bounded-map.js'
 import { invalidOption } from '../server/errors.js'
+import { FairQueue, type Refusal } from '../server/fair-queue.js'
 import { resolveEsbuild } from './compile-component.js'
 import { limitError, resolveCompileLimits, type CompileLimits } from './compile-limits.js'
 import { COMPILE_WORKER_MARK, COMPILE_WORKER_PROGRAM, type CompileReply, type CompileRequest, type CompileWorkerMessage } from './compile-worker.js'
-import { FairQueue, type Refusal } from './fair-queue.js'
 import { isRunning, killAll, processTree, residentBytes } from './process-tree.js'
 
 /** Options of {@link createCompilePool}; every one has a default. */
@@ -31,7 +36,25 @@ export interface CompilePoolOptions {
   maxQueuedPerSubject?: number
   /** Workers one subject may hold at once (default: all but one, at least 1), so another subject always finds one soon. */
   maxRunningPerSubject?: number
+  /**
+   * The workers' niceness (0 to 19; higher yields the CPU sooner), so the server's own requests win a
+   * contended core from compiles (default 10). Where it cannot be set, workers run at the server's priority.
+   */
+  niceness?: number
+  /**
+   * Compiles of one subject stopped at a limit (memory, time or a crash: each costs a worker restart)
+   * within {@link coolDownSeconds} that cool the subject down (default 2).
+   */
+  coolDownAfter?: number
+  /**
+   * How long a cooled-down subject's compiles are answered BUSY (its waiting ones too), in seconds; also
+   * the window its limit hits are counted in (default 30). Other subjects are not affected.
+   */
+  coolDownSeconds?: number
 }
+
+/** Subjects whose limit hits are remembered, in all (a few hundred bytes each). */
+const MAX_STRUCK_SUBJECTS = 10_000
 
 /** What a pool has done, for tests, benches and operators. */
 export interface CompilePoolStats {
@@ -51,6 +74,8 @@ export interface CompilePoolStats {
   replaced: number
   /** Workers ended after `compilesPerWorker` compiles and replaced. */
   recycled: number
+  /** Subjects cooled down now (their compiles answered BUSY). */
+  coolingDown: number
   /** The process id of every live worker (each has esbuild's service as its child). */
   pids: number[]
 }
@@ -67,6 +92,8 @@ export interface CompilePool {
    * line is full (`data.retryAfterSeconds`), DISPOSED once the pool is closed.
    */
   run(subject: string, request: CompileRequest): Promise<CompileReply>
+  /** The BUSY error `run` would answer `subject` at once for its cool-down, if it is cooled down now (checked before any work on the source). */
+  coolingDown(subject: string): DuetError | undefined
   stats(): CompilePoolStats
   /** Ends every worker (and its esbuild) and answers waiting compiles DISPOSED. Idempotent. */
   close(): Promise<void>
@@ -145,6 +172,13 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
   const limits = resolveCompileLimits(where, options.compileLimits)
   const size = options.workers === undefined ? defaultCompileWorkers() : positive(where, 'workers', options.workers, 64)
   const compilesPerWorker = options.compilesPerWorker === undefined ? 200 : positive(where, 'compilesPerWorker', options.compilesPerWorker, 1_000_000)
+  const coolDownAfter = options.coolDownAfter === undefined ? 2 : positive(where, 'coolDownAfter', options.coolDownAfter, 1_000_000)
+  const coolDownMs = 1000 * (options.coolDownSeconds === undefined ? 30 : positive(where, 'coolDownSeconds', options.coolDownSeconds, 86_400))
+  if (options.niceness !== undefined && (!Number.isInteger(options.niceness) || options.niceness < 0 || options.niceness > 19))
+    invalidOption(where, 'niceness', `must be an integer from 0 to 19, got ${String(options.niceness)}`)
+  const niceness = options.niceness ?? 10
+  // Per subject: the times of its recent limit hits, and until when it is cooled down.
+  const strikes = new BoundedMap<string, { hits: number[]; until: number }>({ maxEntries: MAX_STRUCK_SUBJECTS, maxPerGroup: 1 })
   const queue = new FairQueue<Job>({
     maxQueued: options.maxQueued === undefined ? 64 : positive(where, 'maxQueued', options.maxQueued, 1_000_000),
     maxQueuedPerSubject: options.maxQueuedPerSubject === undefined ? 8 : positive(where, 'maxQueuedPerSubject', options.maxQueuedPerSubject, 1_000_000),
@@ -170,7 +204,7 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
       {
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
         // Nothing of the server's environment; Go's soft limit and one thread keep esbuild modest before the hard limit.
-        env: { PATH: process.env.PATH ?? '', GOMEMLIMIT: `${limits.maxMemoryMb}MiB`, GOMAXPROCS: '1' },
+        env: { PATH: process.env.PATH ?? '', GOMEMLIMIT: `${limits.maxMemoryMb}MiB`, GOMAXPROCS: '1', DUET_COMPILE_NICENESS: String(niceness) },
         serialization: 'advanced',
         // Its own process group, so one signal ends it and esbuild's service together.
         detached: true,
@@ -272,6 +306,7 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
           .find((l) => l.trim() !== '')
           ?.trim()
           .slice(0, 200) ?? ''
+      strike(job.subject)
       if (OUT_OF_MEMORY.test(worker.stderr)) {
         job.reject(
           limitError('memory', `The compile ran out of its ${limits.maxMemoryMb} MB of memory and was stopped. Simplify the module.`, {
@@ -304,6 +339,37 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
     replaced++
     end(worker)
     job.reject(err)
+    strike(job.subject)
+  }
+
+  /** Until when `subject` is cooled down (0: it is not). */
+  function coolingUntil(subject: string): number {
+    const until = strikes.peek(subject)?.until ?? 0
+    return until > Date.now() ? until : 0
+  }
+
+  /** A compile of `subject` cost a worker; enough of them in the window cool the subject down. */
+  function strike(subject: string): void {
+    const now = Date.now()
+    const entry = strikes.get(subject) ?? { hits: [], until: 0 }
+    entry.hits = [...entry.hits.filter((t) => t > now - coolDownMs), now].slice(-coolDownAfter)
+    const cooled = entry.hits.length >= coolDownAfter
+    if (cooled) {
+      entry.until = now + coolDownMs
+      entry.hits = []
+    }
+    strikes.set(subject, entry, subject)
+    // Its waiting compiles would each cost a worker too: they are answered now.
+    if (cooled) for (const job of queue.drainSubject(subject)) job.reject(coolingError(subject))
+  }
+
+  function coolingError(subject: string): DuetError {
+    const retryAfterSeconds = Math.max(1, Math.ceil((coolingUntil(subject) - Date.now()) / 1000))
+    return new DuetError(
+      'BUSY',
+      `Your last ${coolDownAfter} compiles were stopped at a limit (memory, time or a crash), so your compiles are paused for ${coolDownMs / 1000} s. Simplify the module, then retry in ${retryAfterSeconds} s.`,
+      { retryAfterSeconds, queue: 'cool-down', coolDownAfter, coolDownSeconds: coolDownMs / 1000 },
+    )
   }
 
   function dispatch(worker: Worker, job: Job): void {
@@ -387,6 +453,7 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
       } catch (err) {
         return Promise.reject(err)
       }
+      if (coolingUntil(subject) > 0) return Promise.reject(coolingError(subject))
       // The first compile starts the whole pool, so the next ones find warm workers.
       while (workers.size < size) spawnWorker()
       return new Promise<CompileReply>((resolve, reject) => {
@@ -395,6 +462,9 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
         else pump()
       })
     },
+    coolingDown(subject) {
+      return coolingUntil(subject) > 0 ? coolingError(subject) : undefined
+    },
     stats() {
       let running = 0
       let ready = 0
@@ -402,7 +472,9 @@ export function createCompilePool(options: CompilePoolOptions = {}): CompilePool
         if (w.current) running++
         if (w.ready && !w.ending) ready++
       }
-      return { size, live: workers.size, ready, running, queued: queue.size, compiles, replaced, recycled, pids: [...workers].map((w) => w.pid) }
+      let coolingDown = 0
+      for (const [subject] of strikes.entries()) if (coolingUntil(subject) > 0) coolingDown++
+      return { size, live: workers.size, ready, running, queued: queue.size, compiles, replaced, recycled, coolingDown, pids: [...workers].map((w) => w.pid) }
     },
     async close() {
       if (closed) {

@@ -49,6 +49,10 @@ export const COMPILE_WORKER_MARK = 'duet-compile-worker'
 export const COMPILE_WORKER_PROGRAM = `
 'use strict'
 process.on('disconnect', () => process.exit(0))
+// Below the server's priority (before esbuild starts: its service inherits it), so requests win a busy core.
+try {
+  require('node:os').setPriority(Number(process.env.DUET_COMPILE_NICENESS || 0))
+} catch {}
 let esbuild
 try {
   esbuild = require(process.argv[1])

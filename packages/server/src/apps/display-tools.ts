@@ -108,9 +108,12 @@ export function registerDisplayTools(app: AppServer, options: DisplayToolsOption
   const pool = compilePoolOf(options, app)
   const moved = new MovedApps()
   const cache = new CompileCache()
-  /** The compiled script of a source, compiled once per subject for its recent sources (anonymous callers share ''). */
+  /**
+   * The compiled script of a source, compiled once per subject for its recent sources (anonymous callers
+   * share ''); the pool's share (its line, its cool-down) is the subject's, else the client address's.
+   */
   const compiled = (source: string, subject: string | undefined): Promise<string> =>
-    cache.get(subject ?? '', source, async () => (await compileIn(pool, source, subject ?? '')).script)
+    cache.get(subject ?? '', source, async () => (await compileIn(pool, source, subject ?? addressOwner() ?? '')).script)
 
   /**
    * Mints the channel and records the render, both in the caller's subject space (shared without auth); a

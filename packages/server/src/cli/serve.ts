@@ -5,7 +5,8 @@ import { resolveRedisUrl } from './redis-url.js'
 const help = `Usage: duet serve [--stdio | --http [--port 3001] [--host 127.0.0.1] [--allow-origin O]… [--sessions [session limits]]
                   [--auth-issuer URL [--auth-audience A]… [--auth-scopes S,…] [--auth-resource URL] [--auth-jwt-types T,…]
                    | --insecure-no-auth]
-                  [--rate-limit BURST:PER_SECOND]] [--data-dir D | --redis-url URL]
+                  [--rate-limit BURST:PER_SECOND [--rate-limit-all BURST:PER_SECOND | off]] [in-flight limits]]
+                  [--data-dir D | --redis-url URL]
 
 Runs the Duet agent-apps MCP server. Its tools:
 
@@ -51,6 +52,14 @@ Options:
   --rate-limit B:R  per caller (token subject, else address) and per tool (and per initialize,
                    resources/* and prompts/* method): a burst of B calls, R more per second (e.g. 30:0.5);
                    past it, HTTP 429 with Retry-After; with --redis-url every replica shares the buckets
+  --rate-limit-all B:R  with --rate-limit: one more bucket per caller, taken by every call whatever it
+                   names (made-up tools too): their whole rate (default twice --rate-limit); off: none
+  --max-in-flight N    HTTP calls served at once in all (default 256); past it they wait, each user's
+                   line served in turn
+  --max-in-flight-per-subject N  calls of one user (token subject, else client address) served at once
+                   (default 16; a long poll holds one); past it theirs wait, others' do not
+  --max-queued-requests N, --max-queued-requests-per-subject N  calls waiting in all (default 1024) and
+                   per user (default 64); past them, BUSY (HTTP 503 / 429) with Retry-After
   --data-dir D     where channels, saved apps and app data are stored (default $DUET_DATA_DIR, else the per-user data folder)
   --redis-url URL  keep channels, saved apps, app data, render records and the log in Redis instead
                    (default $DUET_REDIS_URL): several --http replicas on one Redis act as one server
@@ -58,6 +67,10 @@ Options:
   --max-channels N     channel quota: open channels the store may hold (default 100000)
   --compile-workers N  display_component compiler workers (default: CPUs, 2 to 4)
   --compile-memory-mb N  hard memory limit of one compiler worker, esbuild included (default 256, at least 96)
+  --compile-niceness N  the compiler workers' niceness, 0-19 (default 10: the server's requests win the CPU)
+  --compile-cool-down-after N, --compile-cool-down-seconds S  a user whose compiles hit a limit (memory,
+                   time, crash) N times within S seconds gets BUSY for their compiles for S seconds
+                   (default 2 in 30), instead of workers killed and restarted for them
   --max-store-bytes-per-subject N  the same for one user (token subject, else client address) (default 64 MiB)
   --max-channels-per-subject N     (default 1000)
   --max-renders N, --max-renders-per-subject N  render records kept in all (default 1000) and per user
@@ -87,6 +100,14 @@ const APP_QUOTA_FLAGS = [
   ['max-data-keys-per-subject', 'maxDataKeysPerSubject'],
 ] as const
 
+// The HTTP listener's requests in flight and waiting: flag, option name (`http.*`).
+const LINE_FLAGS = [
+  ['max-in-flight', 'maxInFlight'],
+  ['max-in-flight-per-subject', 'maxInFlightPerSubject'],
+  ['max-queued-requests', 'maxQueuedRequests'],
+  ['max-queued-requests-per-subject', 'maxQueuedRequestsPerSubject'],
+] as const
+
 const parseServeArgs = (args: string[]) =>
   parseArgs({
     args,
@@ -113,6 +134,14 @@ const parseServeArgs = (args: string[]) =>
       'max-channels': { type: 'string' },
       'compile-workers': { type: 'string' },
       'compile-memory-mb': { type: 'string' },
+      'compile-niceness': { type: 'string' },
+      'compile-cool-down-after': { type: 'string' },
+      'compile-cool-down-seconds': { type: 'string' },
+      'rate-limit-all': { type: 'string' },
+      'max-in-flight': { type: 'string' },
+      'max-in-flight-per-subject': { type: 'string' },
+      'max-queued-requests': { type: 'string' },
+      'max-queued-requests-per-subject': { type: 'string' },
       ...Object.fromEntries([...CHANNEL_QUOTA_FLAGS, ...APP_QUOTA_FLAGS].map(([flag]) => [flag, { type: 'string' as const }])),
     },
     strict: true,
@@ -149,7 +178,17 @@ export const serve: Command = {
       if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text) * scale)) return usage(`--${flag} must be a positive integer, got '${text}'`)
       sessionLimits[option] = Number(text) * scale
     }
-    const authFlags = ['auth-issuer', 'auth-audience', 'auth-scopes', 'auth-resource', 'auth-jwt-types', 'insecure-no-auth', 'rate-limit'] as const
+    const authFlags = [
+      'auth-issuer',
+      'auth-audience',
+      'auth-scopes',
+      'auth-resource',
+      'auth-jwt-types',
+      'insecure-no-auth',
+      'rate-limit',
+      'rate-limit-all',
+      ...LINE_FLAGS.map(([flag]) => flag),
+    ] as const
     const usedAuthFlag = authFlags.find((flag) => values[flag] !== undefined)
     if (!http && usedAuthFlag) return usage(`--${usedAuthFlag} needs --http (a stdio server acts for whoever started it; see DUET_SUBJECT)`)
     const issuer = values['auth-issuer']
@@ -171,12 +210,25 @@ export const serve: Command = {
             ...(values['auth-resource'] !== undefined && { resource: values['auth-resource'] }),
             ...(jwtTypes && { jwtTypes }),
           }
-    let rateLimit: { burst: number; perSecond: number } | undefined
+    let rateLimit: { burst: number; perSecond: number; all?: { burst: number; perSecond: number } | false } | undefined
     if (values['rate-limit'] !== undefined) {
-      const match = /^(\d+):(\d+(?:\.\d+)?)$/.exec(values['rate-limit'])
-      if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0)
-        return usage(`--rate-limit must be BURST:PER_SECOND (e.g. 30:0.5), got '${values['rate-limit']}'`)
-      rateLimit = { burst: Number(match[1]), perSecond: Number(match[2]) }
+      const rate = bucketRate(values['rate-limit'])
+      if (!rate) return usage(`--rate-limit must be BURST:PER_SECOND (e.g. 30:0.5), got '${values['rate-limit']}'`)
+      rateLimit = rate
+    }
+    const allText = values['rate-limit-all']
+    if (allText !== undefined) {
+      if (!rateLimit) return usage('--rate-limit-all needs --rate-limit')
+      const all = allText === 'off' ? false : bucketRate(allText)
+      if (all === undefined) return usage(`--rate-limit-all must be BURST:PER_SECOND (e.g. 60:1) or off, got '${allText}'`)
+      rateLimit.all = all
+    }
+    const line: Record<string, number> = {}
+    for (const [flag, option] of LINE_FLAGS) {
+      const text = values[flag]
+      if (text === undefined) continue
+      if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) return usage(`--${flag} must be a positive integer, got '${text}'`)
+      line[option] = Number(text)
     }
     const port = values.port === undefined ? 3001 : Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535) return usage(`--port must be an integer 0-65535, got '${values.port}'`)
@@ -199,6 +251,18 @@ export const serve: Command = {
 
     const compilePool = compilePoolOf(values['compile-workers'], values['compile-memory-mb'])
     if (typeof compilePool === 'string') return usage(compilePool)
+    for (const [flag, option, max] of [
+      ['compile-niceness', 'niceness', 19],
+      ['compile-cool-down-after', 'coolDownAfter', 1_000_000],
+      ['compile-cool-down-seconds', 'coolDownSeconds', 86_400],
+    ] as const) {
+      const text = values[flag]
+      if (text === undefined) continue
+      const least = option === 'niceness' ? 0 : 1
+      if (!/^[0-9]+$/.test(text) || Number(text) < least || Number(text) > max)
+        return usage(`--${flag} must be an integer from ${least} to ${max}, got '${text}'`)
+      compilePool[option] = Number(text)
+    }
 
     // Loaded here so `duet --help` does not pay for the SDK and the store.
     const { createAgentAppsServer } = await import('../apps/agent-apps-server.js')
@@ -220,6 +284,7 @@ export const serve: Command = {
             ...(values['allow-origin'] !== undefined && { allowedOrigins: values['allow-origin'] }),
             ...(values.sessions && { sessions: true, ...sessionLimits }),
             ...(values['insecure-no-auth'] && { insecure: true }),
+            ...line,
           },
         })
         process.stderr.write(`duet serve: listening on ${listening.url}\n`)
@@ -236,9 +301,18 @@ export const serve: Command = {
   },
 }
 
+/** BURST:PER_SECOND (e.g. 30:0.5) as a bucket rate, or undefined when it is not one. */
+function bucketRate(text: string): { burst: number; perSecond: number } | undefined {
+  const match = /^(\d+):(\d+(?:\.\d+)?)$/.exec(text)
+  if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0) return undefined
+  return { burst: Number(match[1]), perSecond: Number(match[2]) }
+}
+
+type PoolFlags = { workers?: number; compileLimits?: { maxMemoryMb: number }; niceness?: number; coolDownAfter?: number; coolDownSeconds?: number }
+
 /** The compile pool options of --compile-workers and --compile-memory-mb, or what is wrong with them. */
-function compilePoolOf(workers: string | undefined, memoryMb: string | undefined): { workers?: number; compileLimits?: { maxMemoryMb: number } } | string {
-  const pool: { workers?: number; compileLimits?: { maxMemoryMb: number } } = {}
+function compilePoolOf(workers: string | undefined, memoryMb: string | undefined): PoolFlags | string {
+  const pool: PoolFlags = {}
   if (workers !== undefined) {
     if (!/^[1-9][0-9]?$/.test(workers) || Number(workers) > 64) return `--compile-workers must be an integer from 1 to 64, got '${workers}'`
     pool.workers = Number(workers)

@@ -6,14 +6,16 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AuthGate } from './auth-gate.js'
 import { addCorsHeaders, answerPreflight, originPolicy } from './cors.js'
-import { meteredCalls, rateLimitedResponse, type ResolvedRateLimit } from './rate-limit.js'
+import { meteredCalls, rateLimitedResponse, takeToken, type ResolvedRateLimit } from './rate-limit.js'
+import { CallerRate } from './caller-rate.js'
+import { lineBusyBody, RequestLine, resolveRequestLine, type RequestLineLimits } from './request-line.js'
 import { callerScope, subjectOfAuth } from './subject.js'
 import { httpErrorJson } from './error-body.js'
 import { DuetError, invalidOption } from './errors.js'
 import { sessionHandler, type SessionHandler } from './sessions.js'
 
 /** Options of the Streamable HTTP listener. */
-export interface HttpListenOptions {
+export interface HttpListenOptions extends Partial<RequestLineLimits> {
   /** Default 3001; `0` picks a free port (read it from `Listening.url`). */
   port?: number
   /**
@@ -114,6 +116,8 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const resourceHost = guards.auth?.resourceHost
   const allowedHosts = options.allowedHosts ?? [...defaultAllowedHosts(host), ...(resourceHost ? [resourceHost] : [])]
   const origins = originPolicy(options.allowedOrigins)
+  const lineLimits = resolveRequestLine(options)
+  const line = new RequestLine(lineLimits)
 
   const report = (error: Error) => onError?.(error)
   // With sessions, 2025-era requests go to the sessionful leg and the SDK handler answers 2026-07-28 alone.
@@ -121,17 +125,44 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
   const legacy: SessionHandler | undefined = sessions
     ? sessionHandler(factory, { maxSessions, maxSessionsPerSubject, idleMs: sessionIdleMs, maxEvents, maxEventsPerSubject, onerror: report })
     : undefined
-  type Context = { authInfo?: AuthInfo }
+  // `parsedBody`: the body the rate limit parsed, handed on so the SDK does not read and parse it twice more.
+  type Context = { authInfo?: AuthInfo; parsedBody?: unknown }
   const route = legacy
     ? async (request: Request, context?: Context) =>
-        (await isLegacyRequest(request)) ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' }) : handler.fetch(request, context)
+        (await isLegacyRequest(request, context?.parsedBody))
+          ? legacy.fetch(request, { ...context, caller: caller.getStore() ?? '' })
+          : handler.fetch(request, context)
     : (request: Request, context?: Context) => handler.fetch(request, context)
   const rateLimit = guards.rateLimit
   const knownTool = guards.knownTool ?? (() => true)
   const limited = rateLimit
-    ? async (request: Request, context?: Context) => (await overLimit(rateLimit, knownTool, request, caller.getStore() ?? '')) ?? route(request, context)
+    ? async (request: Request, context?: Context) => {
+        const body = await jsonBody(request)
+        const refused = body === undefined ? undefined : await overLimit(rateLimit, knownTool, body, caller.getStore() ?? '')
+        return refused ?? route(request, body === undefined ? context : { ...context, parsedBody: body })
+      }
     : route
   const serve = toNodeHandler({ fetch: limited }, { onerror: report })
+  const callerRate = rateLimit?.all && new CallerRate(rateLimit, rateLimit.all, lineLimits)
+  // A call (POST) is metered against its caller's whole rate before its body is read, then waits its turn in the line.
+  const metered = async (who: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') return serve(req, res)
+    const gone = new Promise<void>((resolve) => res.once('close', () => resolve()))
+    if (callerRate) {
+      const passed = await callerRate.pass(who, gone)
+      if (passed === 'gone') return
+      if (passed) return send(res, passed)
+    }
+    const entered = await line.enter(who, gone)
+    if (entered === undefined) return // the client went away while waiting
+    if (typeof entered !== 'function') {
+      const busy = lineBusyBody(entered)
+      res.writeHead(busy.status, busy.headers).end(busy.body)
+      return
+    }
+    res.once('close', entered)
+    return serve(req, res)
+  }
   const closeHandlers = () => Promise.allSettled([handler.close(), legacy?.close()]).then(() => undefined)
   const checkHost = hostHeaderValidation(allowedHosts)
 
@@ -174,7 +205,8 @@ export async function listenHttp(factory: McpServerFactory, options: HttpListenO
         if (!authorized) return
         const auth = (req as { auth?: AuthInfo }).auth
         const subject = subjectOfAuth(auth)
-        return caller.run(subject !== undefined ? `sub:${subject}` : `address:${req.socket.remoteAddress ?? ''}`, () => serve(req, res))
+        const who = subject !== undefined ? `sub:${subject}` : `address:${req.socket.remoteAddress ?? ''}`
+        return caller.run(who, () => metered(who, req, res))
       })
       .catch((err: unknown) => {
         // Unexpected (the SDK answers protocol mistakes itself), so it is logged even without onError.
@@ -249,28 +281,27 @@ async function authorize(gate: AuthGate, req: IncomingMessage, res: ServerRespon
   return true
 }
 
-/** The 429 answer when a counted call in the body finds its caller's bucket empty (503 when a shared store cannot answer). */
-async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => boolean, request: Request, who: string): Promise<Response | undefined> {
+// The SDK's own bound on a request body: a larger one is left for it to refuse (413), never parsed here.
+const MAX_PARSED_BODY = 4 * 1024 * 1024
+
+/** A POST's JSON body, read from a clone (the request stays readable); undefined when there is none, it is not JSON, or it is past the SDK's bound. */
+async function jsonBody(request: Request): Promise<unknown> {
   if (request.method !== 'POST') return undefined
-  let body: unknown
   try {
-    body = await request.clone().json()
+    const text = await request.clone().text()
+    if (text.length === 0 || Buffer.byteLength(text) > MAX_PARSED_BODY) return undefined
+    return JSON.parse(text) ?? undefined
   } catch {
     return undefined // the SDK answers a body that is not JSON
   }
+}
+
+/** The 429 answer when a counted call in the body finds its caller's bucket empty (503 when a shared store cannot answer). */
+async function overLimit(limit: ResolvedRateLimit, knownTool: (name: string) => boolean, body: unknown, who: string): Promise<Response | undefined> {
   const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null)
   for (const call of meteredCalls(body, knownTool)) {
-    let waitMs: number
-    try {
-      waitMs = await limit.store.take(who, call.bucket, limit)
-    } catch (err) {
-      // Fail closed: a limit that cannot be checked does not let the call through.
-      const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
-      return Response.json(
-        { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
-        { status: 503, headers: { 'Retry-After': '1' } },
-      )
-    }
+    const waitMs = await takeToken(limit, limit, who, call, id)
+    if (waitMs instanceof Response) return waitMs
     if (waitMs > 0) return rateLimitedResponse(call, waitMs, id)
   }
   return undefined

@@ -30,6 +30,7 @@ export type { TaskOptions, TaskSupport } from './tasks.js'
 // Authorization: the resource server's options, and whose request a handler serves.
 export type { AuthOptions, IntrospectionOptions, IssuerAuthOptions, VerifierAuthOptions } from './auth-options.js'
 export type { BucketRate, RateLimitOptions, RateLimitStore } from './rate-limit.js'
+export type { RequestLineLimits } from './request-line.js'
 export { callerOf, SUBJECT_ENV, subjectOf } from './subject.js'
 export type { SubjectContext } from './subject.js'
 // Errors: the same class and codes as the view side, and the one tool-error shape.

@@ -3,7 +3,9 @@
 // server has get a bucket (a made-up tool name makes none, so a flood of them cannot push a caller's
 // drained bucket out), and a drained bucket is never dropped before it has refilled. By default the
 // buckets live in this process; `store` shares them (duet serve --redis-url keeps them in Redis, so N
-// replicas allow the rate once, not N times).
+// replicas allow the rate once, not N times). Beside the buckets per tool, one more per caller (`all`)
+// counts every call of theirs, whatever it names (made-up tools too), before its body is even read:
+// per-tool buckets alone let one user call ten tools at ten times the rate.
 import { BoundedMap } from './bounded-map.js'
 import { invalidOption } from './errors.js'
 
@@ -27,6 +29,12 @@ export interface RateLimitStore {
 /** Options of the per-caller rate limit. */
 export interface RateLimitOptions extends BucketRate {
   /**
+   * One bucket per caller taken by every call (POST) of theirs, whatever tool or method it names: the
+   * caller's whole rate. Default twice the per-tool rate (`{ burst: 2 × burst, perSecond: 2 × perSecond }`);
+   * `false` leaves it out.
+   */
+  all?: BucketRate | false
+  /**
    * In-memory store: buckets kept. Only refilled buckets are dropped to make room; when none is, a caller
    * who has no bucket yet waits (429) until one refills. Default 100 000 (a few MB).
    */
@@ -37,7 +45,12 @@ export interface RateLimitOptions extends BucketRate {
 
 export interface ResolvedRateLimit extends BucketRate {
   store: RateLimitStore
+  /** The caller's whole rate, if metered. */
+  all?: BucketRate
 }
+
+/** The bucket every call of a caller takes (no tool or method bucket is named like it). */
+export const ALL_CALLS: MeteredCall = { bucket: 'caller:all', label: 'all', kind: 'all' }
 
 /** The methods counted besides tool calls, each a bucket of its own: a session or a read costs the server too. */
 export const METERED_METHODS: ReadonlySet<string> = new Set([
@@ -74,7 +87,14 @@ export function resolveRateLimit(options: RateLimitOptions | undefined): Resolve
     invalidOption(where, 'rateLimit.maxBuckets', `must be an integer >= 1, got ${JSON.stringify(maxBuckets)}`)
   if (store !== undefined && (store === null || typeof store.take !== 'function'))
     invalidOption(where, 'rateLimit.store', 'must have take(subject, name, rate)')
-  return { burst, perSecond, store: store ?? new TokenBuckets(maxBuckets) }
+  const all = options.all ?? { burst: 2 * burst, perSecond: 2 * perSecond }
+  if (all !== false) {
+    if (all === null || typeof all !== 'object') invalidOption(where, 'rateLimit.all', 'must be { burst, perSecond } or false')
+    if (!Number.isInteger(all.burst) || all.burst < 1) invalidOption(where, 'rateLimit.all.burst', `must be an integer >= 1, got ${JSON.stringify(all.burst)}`)
+    if (typeof all.perSecond !== 'number' || !Number.isFinite(all.perSecond) || all.perSecond <= 0)
+      invalidOption(where, 'rateLimit.all.perSecond', `must be a number > 0, got ${JSON.stringify(all.perSecond)}`)
+  }
+  return { burst, perSecond, store: store ?? new TokenBuckets(maxBuckets), ...(all !== false && { all: { burst: all.burst, perSecond: all.perSecond } }) }
 }
 
 interface Bucket {
@@ -122,7 +142,8 @@ export interface MeteredCall {
   bucket: string
   /** The tool (`tools/call`) or the method. */
   label: string
-  kind: 'tool' | 'method'
+  /** A tool's bucket, a method's, or the caller's whole rate ({@link ALL_CALLS}). */
+  kind: 'tool' | 'method' | 'all'
 }
 
 /**
@@ -144,11 +165,26 @@ export function meteredCalls(body: unknown, knownTool: (name: string) => boolean
   return calls
 }
 
+/** Takes a token of `call`'s bucket: the wait in ms (0: taken), or the 503 answer when a shared store cannot answer. */
+export async function takeToken(limit: ResolvedRateLimit, rate: BucketRate, who: string, call: MeteredCall, id: unknown): Promise<number | Response> {
+  try {
+    return await limit.store.take(who, call.bucket, rate)
+  } catch (err) {
+    // Fail closed: a limit that cannot be checked does not let the call through.
+    const message = `The rate limit cannot be checked right now (${err instanceof Error ? err.message : String(err)}); try again shortly`
+    return Response.json(
+      { jsonrpc: '2.0', id, error: { code: -32000, message, data: { code: 'STORE_UNAVAILABLE' } } },
+      { status: 503, headers: { 'Retry-After': '1' } },
+    )
+  }
+}
+
 /** The 429 answer: a JSON-RPC error with the wait, and `Retry-After` in whole seconds. */
 export function rateLimitedResponse(call: MeteredCall, waitMs: number, id: unknown): Response {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000))
-  const what = call.kind === 'tool' ? `calls of tool '${call.label}'` : `'${call.label}' requests`
-  const message = `Too many ${what}: this caller may try again in ${retryAfter} s (rate limit per caller and ${call.kind})`
+  const what = call.kind === 'tool' ? `calls of tool '${call.label}'` : call.kind === 'all' ? 'calls' : `'${call.label}' requests`
+  const scope = call.kind === 'all' ? 'all of its calls together' : call.kind
+  const message = `Too many ${what}: this caller may try again in ${retryAfter} s (rate limit per caller and ${scope})`
   const data = { code: 'RATE_LIMITED', [call.kind]: call.label, retryAfterSeconds: retryAfter }
   return Response.json(
     { jsonrpc: '2.0', id: id ?? null, error: { code: -32000, message, data } },

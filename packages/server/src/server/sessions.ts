@@ -9,7 +9,8 @@ export interface SessionHandler {
    * `context.authInfo`: the verified token, passed on to handlers; `context.caller`: whose request it is
    * (token subject, else client address). A session answers only the caller that opened it.
    */
-  fetch(request: Request, context: { authInfo?: AuthInfo; caller: string }): Promise<Response>
+  /** `parsedBody`: the body already parsed (the rate limit reads it), so it is not read and parsed again. */
+  fetch(request: Request, context: { authInfo?: AuthInfo; caller: string; parsedBody?: unknown }): Promise<Response>
   /** How many sessions are open. */
   readonly size: number
   close(): Promise<void>
@@ -61,7 +62,7 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
   sweep.unref()
   const isIdle = (session: Session, now: number) => session.active === 0 && now - session.lastUsed > options.idleMs
 
-  const open = async (request: Request, authInfo: AuthInfo | undefined, caller: string): Promise<Response> => {
+  const open = async (request: Request, authInfo: AuthInfo | undefined, caller: string, parsedBody: unknown): Promise<Response> => {
     const id = randomUUID()
     const events = eventStore.forSession(id, caller)
     let session: Session | undefined
@@ -93,7 +94,7 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
     transport.onclose = () => void session?.close()
     if (options.onerror) transport.onerror = options.onerror
     await server.connect(transport)
-    return serveIn(session, () => transport.handleRequest(request, { authInfo }))
+    return serveIn(session, () => transport.handleRequest(request, { authInfo, ...(parsedBody !== undefined && { parsedBody }) }))
   }
 
   return {
@@ -101,7 +102,7 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
       return sessions.size
     },
     async fetch(request, context) {
-      const { authInfo, caller } = context
+      const { authInfo, caller, parsedBody } = context
       const id = request.headers.get('mcp-session-id')
       if (id) {
         // Another caller's session id answers as an unknown one: no hint that it exists.
@@ -114,12 +115,12 @@ export function sessionHandler(factory: McpServerFactory, options: SessionOption
         const lastEventId = request.headers.get('last-event-id')
         if (request.method === 'GET' && lastEventId && !session.events.has(lastEventId))
           return rpcError(400, -32000, 'Bad Request: unknown or expired Last-Event-ID for this session; open a new stream without it')
-        return serveIn(session, () => session.transport.handleRequest(request, { authInfo }))
+        return serveIn(session, () => session.transport.handleRequest(request, { authInfo, ...(parsedBody !== undefined && { parsedBody }) }))
       }
       if (request.method === 'POST') {
-        const body = parseJson(await request.clone().text())
+        const body = parsedBody !== undefined ? parsedBody : parseJson(await request.clone().text())
         if (body === NOT_JSON) return rpcError(400, -32700, 'Parse error: the body is not JSON')
-        if (isInitializeRequest(body)) return open(request, authInfo, caller)
+        if (isInitializeRequest(body)) return open(request, authInfo, caller, parsedBody)
       }
       return rpcError(400, -32000, 'Bad Request: this server keeps sessions; send initialize first, then the Mcp-Session-Id header it returns')
     },

@@ -2,6 +2,7 @@
 // memory limit and the deadline, the pool's size never exceeded, the line bounded (BUSY) and shared
 // fairly between subjects, workers replaced after a crash and recycled, nothing left after close.
 import { readdirSync, readFileSync } from 'node:fs'
+import { getPriority } from 'node:os'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DuetError } from 'duetkit/protocol'
 import { compileIn } from '../../src/apps/compile-component.js'
@@ -84,7 +85,8 @@ const until = (check: () => boolean, ms = 10_000) =>
 
 describe('compile pool: hostile compiles', () => {
   it("bounds a flood of hostile compiles: each answered COMPILE_ERROR naming its limit, never more workers than the size, another subject's compile served meanwhile", async () => {
-    const compiler = pool({ workers: 2, compileLimits: { maxMemoryMb: 200, timeoutMs: 2000 } })
+    // Every one of the eight runs (no cool-down: that is tested below), to show each is bounded.
+    const compiler = pool({ workers: 2, compileLimits: { maxMemoryMb: 200, timeoutMs: 2000 }, coolDownAfter: 100 })
     let most = 0
     const sampler = setInterval(() => {
       most = Math.max(most, workerPids().length)
@@ -129,6 +131,46 @@ describe('compile pool: hostile compiles', () => {
     await until(() => !tree.some(running))
     await expect(compileIn(compiler, benign(2), 'a')).resolves.toMatchObject({ script: expect.stringContaining('__duetMount') })
     expect(compiler.stats().pids).not.toContain(worker)
+  }, 60_000)
+})
+
+describe('compile pool: cool-down', () => {
+  it('cools down a subject whose compiles keep hitting a limit: BUSY at once (its waiting compiles too), no worker restarted for it, another subject served', async () => {
+    const compiler = pool({ workers: 1, compileLimits: { maxMemoryMb: 150 }, coolDownAfter: 2, coolDownSeconds: 3 })
+    await compileIn(compiler, benign('warm'), 'alice')
+    // Two balloons, then two benign compiles of hers waiting behind them, then alice's.
+    const balloons = [failureOf(compileIn(compiler, BALLOON, 'mallory')), failureOf(compileIn(compiler, `${BALLOON}// 2\n`, 'mallory'))]
+    const waiting = [failureOf(compileIn(compiler, benign('m1'), 'mallory')), failureOf(compileIn(compiler, benign('m2'), 'mallory'))]
+    const alice = compileIn(compiler, benign('alice'), 'alice')
+    for (const err of await Promise.all(balloons)) expect(err).toMatchObject({ code: 'COMPILE_ERROR', data: { limit: 'memory' } })
+    for (const err of await Promise.all(waiting)) {
+      expect(err).toMatchObject({ code: 'BUSY', data: { queue: 'cool-down', coolDownAfter: 2, coolDownSeconds: 3 } })
+      expect(err.data!.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+      expect(err.data!.retryAfterSeconds).toBeLessThanOrEqual(3)
+      expect(err.message).toMatch(/paused for 3 s.*retry in \d+ s/)
+    }
+    await expect(alice).resolves.toMatchObject({ script: expect.stringContaining('__duetMount') })
+    expect(compiler.stats()).toMatchObject({ replaced: 2, coolingDown: 1 })
+    // While cooled down, another balloon of hers is answered at once and costs no worker.
+    const again = await failureOf(compileIn(compiler, `${BALLOON}// 3\n`, 'mallory'))
+    expect(again).toMatchObject({ code: 'BUSY', data: { queue: 'cool-down' } })
+    expect(compiler.stats().replaced).toBe(2)
+    // Answered before its source is looked at: even one past the size limit is BUSY, not a size error.
+    expect(await failureOf(compileIn(compiler, 'x'.repeat(2 * 1024 * 1024), 'mallory'))).toMatchObject({ code: 'BUSY', data: { queue: 'cool-down' } })
+    expect(compiler.coolingDown('mallory')).toMatchObject({ code: 'BUSY' })
+    expect(compiler.coolingDown('alice')).toBeUndefined()
+    // Once it is over, her compiles run again.
+    await until(() => compiler.stats().coolingDown === 0, 10_000)
+    await expect(compileIn(compiler, benign('m3'), 'mallory')).resolves.toMatchObject({ script: expect.stringContaining('__duetMount') })
+  }, 60_000)
+
+  it('forgets limit hits older than the window: one hit now and then never cools a subject down', async () => {
+    const compiler = pool({ workers: 1, compileLimits: { maxMemoryMb: 150 }, coolDownAfter: 2, coolDownSeconds: 1 })
+    expect(await failureOf(compileIn(compiler, BALLOON, 'mallory'))).toMatchObject({ data: { limit: 'memory' } })
+    await new Promise((r) => setTimeout(r, 1100))
+    expect(await failureOf(compileIn(compiler, `${BALLOON}// 2\n`, 'mallory'))).toMatchObject({ data: { limit: 'memory' } })
+    expect(compiler.stats().coolingDown).toBe(0)
+    await expect(compileIn(compiler, benign('m'), 'mallory')).resolves.toBeTruthy()
   }, 60_000)
 })
 
@@ -217,7 +259,24 @@ describe('compile pool: workers', () => {
     await expect(compileIn(compiler, benign(4), 'a')).rejects.toMatchObject({ code: 'DISPOSED' })
   }, 60_000)
 
+  it("runs workers and their esbuild at the pool's niceness, below the server's priority", async () => {
+    const compiler = pool({ workers: 1, niceness: 7 })
+    await compileIn(compiler, benign(1), 'a')
+    const [worker] = compiler.stats().pids
+    const tree = [worker!, ...childrenOf([worker!])]
+    expect(tree.length).toBeGreaterThan(1)
+    // Field 19 of /proc/<pid>/stat; a process already nicer than 7 cannot lower its niceness, so it keeps its own.
+    const niceOf = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+    }
+    for (const pid of tree) expect(niceOf(pid)).toBe(Math.max(7, getPriority()))
+  }, 60_000)
+
   it('refuses bad options, naming them', () => {
+    expect(() => createCompilePool({ niceness: 20 })).toThrow(/option 'niceness' must be an integer from 0 to 19, got 20/)
+    expect(() => createCompilePool({ coolDownAfter: 0 })).toThrow(/option 'coolDownAfter' must be an integer from 1/)
+    expect(() => createCompilePool({ coolDownSeconds: 1.5 })).toThrow(/option 'coolDownSeconds' must be an integer from 1/)
     expect(() => createCompilePool({ workers: 0 })).toThrow(/option 'workers' must be an integer from 1 to 64, got 0/)
     expect(() => createCompilePool({ maxQueued: 1.5 })).toThrow(/option 'maxQueued'/)
     expect(() => createCompilePool({ workers: 2, maxRunningPerSubject: 3 })).toThrow(/option 'maxRunningPerSubject' must be an integer from 1 to 2/)

@@ -1,7 +1,9 @@
 // display_component for two real subjects (tokens of the oidc-provider test issuer) over HTTP, on a
 // compile pool the test can read: the compile cache is per subject (bob never gets a hit from alice's
-// source, counted by compiles, not by time), and one subject's flood is answered BUSY with
-// retryAfterSeconds while the other's compile goes through.
+// source, counted by compiles, not by time), one subject's flood is answered BUSY with
+// retryAfterSeconds while the other's compile goes through, and once a subject's compiles have hit the
+// memory limit twice its display_component is answered BUSY at once (cooled down), restarting no worker
+// for it, while the other's goes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
@@ -28,10 +30,10 @@ let app: AppServer
 let listening: Listening
 const clients: Client[] = []
 
-async function as(subject: string): Promise<Caller> {
-  const token = await issuer.tokenFor(subject, { audience: listening.url! })
+async function as(subject: string, url = listening.url!): Promise<Caller> {
+  const token = await issuer.tokenFor(subject, { audience: url })
   const client = new Client({ name: `test-${subject}`, version: '1' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(listening.url!), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
   clients.push(client)
   return (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<Result>
 }
@@ -39,7 +41,8 @@ async function as(subject: string): Promise<Caller> {
 beforeAll(async () => {
   issuer = await startIssuer()
   data = tempDir('duet-compile-subjects-')
-  pool = createCompilePool({ workers: 2, maxQueued: 4, maxQueuedPerSubject: 2, compileLimits: { timeoutMs: 1500 } })
+  // No cool-down within the flood below (compile-cool-down.test.ts has it): each admitted compile runs to its limit.
+  pool = createCompilePool({ workers: 2, maxQueued: 4, maxQueuedPerSubject: 2, compileLimits: { timeoutMs: 1500 }, coolDownAfter: 100 })
   app = await createAgentAppsServer({ dataDir: data.dir, auth: { issuer: issuer.url }, compilePool: pool })
   listening = await app.listen({ http: { port: 0 }, handleSignals: false })
 }, 60_000)
@@ -95,4 +98,41 @@ describe('display_component for two subjects', () => {
     expect(admitted.length).toBeGreaterThanOrEqual(1)
     for (const answer of admitted) expect(answer.content[0]!.text).toMatch(/^COMPILE_ERROR: .*(limit of 1500 ms|limit of 256 MB)/)
   }, 60_000)
+})
+
+// esbuild folds a chain of string literals keeping every partial string: past any memory limit here.
+const BALLOON = (i: number) => `const x = ${'"xxxxxxxxxx"+'.repeat(20_000)}"x"\nexport default () => <p>{x}</p>\n// ${i}\n`
+const codeOf = (r: Result) => (r.structuredContent?.error as { code?: string } | undefined)?.code
+
+describe('the compile cool-down, two subjects over HTTP', () => {
+  it('answers mallory BUSY once her compiles keep hitting the memory limit, restarting no worker for her, and serves alice', async () => {
+    const cooling = createCompilePool({ workers: 2, compileLimits: { maxMemoryMb: 150 }, coolDownAfter: 2, coolDownSeconds: 120 })
+    const server = await createAgentAppsServer({ dataDir: data.dir, auth: { issuer: issuer.url }, compilePool: cooling })
+    try {
+      const url = (await server.listen({ http: { port: 0 }, handleSignals: false })).url!
+      const alice = await as('alice', url)
+      const mallory = await as('mallory', url)
+      for (const i of [1, 2]) {
+        const hit = await mallory('display_component', { source: BALLOON(i) })
+        expect(codeOf(hit), hit.content[0]?.text).toBe('COMPILE_ERROR')
+        expect(hit.structuredContent!.error.data).toMatchObject({ limit: 'memory', maxMemoryMb: 150 })
+      }
+      expect(cooling.stats().replaced).toBe(2)
+      for (const i of [3, 4, 5]) {
+        const refused = await mallory('display_component', { source: BALLOON(i) })
+        expect(codeOf(refused), refused.content[0]?.text).toBe('BUSY')
+        expect(refused.structuredContent!.error.data).toMatchObject({ queue: 'cool-down', coolDownAfter: 2, coolDownSeconds: 120 })
+        expect(refused.structuredContent!.error.data.retryAfterSeconds).toBeGreaterThan(60)
+        expect(refused.content[0]!.text).toMatch(/^BUSY: Your last 2 compiles were stopped at a limit/)
+      }
+      // Not one more worker was killed for her, and her cool-down is hers alone.
+      expect(cooling.stats().replaced).toBe(2)
+      const shown = await alice('display_component', { source: `export default () => <p>alice</p>\n` })
+      expect(shown.isError, shown.content[0]?.text).toBeFalsy()
+      expect(shown.structuredContent!.channel_id).toBeTruthy()
+    } finally {
+      await server.close()
+      await cooling.close()
+    }
+  }, 90_000)
 })

@@ -4,7 +4,7 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server'
-import { createAppServer, DuetError, subjectOf, type Listening } from '@duetkit/server'
+import { createAppServer, DuetError, subjectOf, type Listening, type RateLimitOptions } from '@duetkit/server'
 import * as z from 'zod'
 
 // Tokens of this test: "<subject>:<scope>,<scope>"; "expired:…" is past its expiry.
@@ -15,7 +15,7 @@ async function verifier(token: string): Promise<AuthInfo> {
   return { token, clientId: 'test', scopes: scopes.split(',').filter(Boolean), expiresAt, extra: { sub } }
 }
 
-function makeServer(options: { rateLimit?: { burst: number; perSecond: number }; scopes?: string[] } = {}) {
+function makeServer(options: { rateLimit?: RateLimitOptions; scopes?: string[] } = {}) {
   return createAppServer({
     name: 'guarded',
     version: '1.0.0',
@@ -222,7 +222,8 @@ describe('options checked up front', () => {
 
 describe('rate limit per caller and per tool', () => {
   // One token a second: slow enough that no refill lands between the three quick calls, even on a loaded machine.
-  const app = makeServer({ rateLimit: { burst: 2, perSecond: 1 } })
+  // The per-tool buckets alone (the whole-caller bucket is tested in tenant-rate-limit.test.ts).
+  const app = makeServer({ rateLimit: { burst: 2, perSecond: 1, all: false } })
   let url: string
   beforeAll(async () => {
     url = (await app.listen({ http: { port: 0 }, handleSignals: false })).url!

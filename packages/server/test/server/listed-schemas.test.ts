@@ -131,4 +131,36 @@ describe('listed tool schemas compile with Ajv in draft-07 and 2020-12 modes', (
     const good = await client.callTool({ name: 'echo', arguments: { q: 'xy' } })
     expect(good.content).toEqual([{ type: 'text', text: 'xy' }])
   })
+  it('converts a schema to JSON Schema once, not on every tools/list of every request', async () => {
+    let conversions = 0
+    const shape = z.object({ q: z.string() })
+    const standard = shape['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } }
+    const counted = {
+      '~standard': {
+        ...standard,
+        jsonSchema: {
+          input: (options: unknown) => {
+            conversions++
+            return standard.jsonSchema.input(options)
+          },
+          output: standard.jsonSchema.output,
+        },
+      },
+    }
+    const app = createAppServer({ name: 'schemas', version: '1.0.0' }).tool(
+      'echo',
+      { description: 'echo', inputSchema: counted as unknown as typeof shape },
+      async () => ({ content: [] }),
+    )
+    const lists = []
+    // Each listing on a fresh server instance, as each HTTP request or session gets.
+    for (let i = 0; i < 3; i++) {
+      const fresh = (await app.factory({} as never)) as AppServer['mcp']
+      lists.push(await listedSchemas({ mcp: fresh } as AppServer))
+    }
+    expect(conversions).toBe(1)
+    expect(lists[2]).toEqual(lists[0])
+    expect(lists[0]![0]!.schema).toMatchObject({ type: 'object', properties: { q: { type: 'string' } } })
+    expect(lists[0]![0]!.schema.$schema).toBeUndefined()
+  })
 })

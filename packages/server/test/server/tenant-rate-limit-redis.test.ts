@@ -1,6 +1,7 @@
 // The rate limit shared by two `duet serve --http --redis-url` replicas on one real redis-server, with
 // two real subjects of the test issuer: a caller who spreads calls over both replicas gets the rate
-// once, not twice, and another subject keeps its own buckets.
+// once, not twice, and another subject keeps its own buckets; the same holds for the whole-caller
+// bucket (--rate-limit-all), which counts calls of every tool together.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,9 +10,9 @@ import { openRedisRateLimit } from '../../src/channel/redis-rate-limit.js'
 import { startIssuer, type TestIssuer } from '../auth/oidc-issuer.js'
 import { startRedis } from '../channel/redis-server.js'
 import { bundle } from './build-fixture.js'
+import { modernRequest } from './modern-request.js'
 
 const AUDIENCE = 'http://duet.test/mcp'
-const MODERN = '2026-07-28'
 
 let bin: string
 let redis: Awaited<ReturnType<typeof startRedis>>
@@ -34,31 +35,7 @@ function startReplica(args: string[]): Promise<string> {
 
 /** One modern (per-request) tool call; the answer's status. */
 async function callTool(url: string, token: string, name: string): Promise<number> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  })
+  const res = await modernRequest(url, 'tools/call', { name, arguments: {} }, { token })
   await res.body?.cancel()
   return res.status
 }
@@ -77,7 +54,7 @@ afterAll(async () => {
 
 describe('the rate limit shared by replicas (Redis)', () => {
   it('counts a subject once over two replicas, and keeps another subject apart', async () => {
-    const flags = ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--rate-limit', '3:0.01']
+    const flags = ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--rate-limit', '3:0.01', '--rate-limit-all', 'off']
     const [a, b] = await Promise.all([startReplica(flags), startReplica(flags)])
     const alice = await issuer.tokenFor('alice', { audience: AUDIENCE })
     const bob = await issuer.tokenFor('bob', { audience: AUDIENCE })
@@ -91,6 +68,22 @@ describe('the rate limit shared by replicas (Redis)', () => {
     const before = await keys()
     for (let i = 0; i < 5; i++) await callTool(a!, bob, `made_up_${i}`)
     expect(await keys()).toEqual(before)
+  }, 60_000)
+
+  it("shares the whole-caller bucket: calls of different tools over two replicas count together, another subject's apart", async () => {
+    const flags = ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--rate-limit', '100:0.01', '--rate-limit-all', '3:0.01']
+    const [a, b] = await Promise.all([startReplica(flags), startReplica(flags)])
+    const carol = await issuer.tokenFor('carol', { audience: AUDIENCE })
+    const dave = await issuer.tokenFor('dave', { audience: AUDIENCE })
+    // Three tools, each far under its own bucket of 100, spread over both replicas.
+    expect([await callTool(a!, carol, 'list_recipes'), await callTool(b!, carol, 'channel_stats'), await callTool(a!, carol, 'tail_server_log')]).toEqual([
+      200, 200, 200,
+    ])
+    // Neither replica has seen three of her calls; the shared bucket has.
+    expect(await callTool(b!, carol, 'list_saved_apps')).toBe(429)
+    expect(await callTool(a!, carol, 'list_recipes')).toBe(429)
+    expect(await callTool(b!, dave, 'list_recipes')).toBe(200)
+    expect(await callTool(a!, dave, 'channel_stats')).toBe(200)
   }, 60_000)
 
   it('reads a bucket whose fields are not numbers as full and rewrites it, instead of failing every call', async () => {

@@ -1,8 +1,10 @@
-// duet serve's per-user session limits and --auth-jwt-types, through the real bin.
+// duet serve's per-user session limits, --auth-jwt-types, and the limits on one user's calls in flight,
+// whole rate and compiles, through the real bin.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { modernRequest } from './modern-request.js'
 import { serveRun } from './serve-run.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'duet-tenant-flags-'))
@@ -59,4 +61,53 @@ describe('duet serve session limits', () => {
       expect(run.stderr).toMatch(message)
     }
   })
+})
+
+/** A modern (per-request) tool call without auth: the client address is the caller. */
+const callTool = (url: string, name: string, args: Record<string, unknown> = {}) => modernRequest(url, 'tools/call', { name, arguments: args })
+
+describe("duet serve limits on one user's calls", () => {
+  it('--max-in-flight-per-subject makes a call wait behind a long poll and --max-queued-requests-per-subject answers the next BUSY', async () => {
+    const run = await serve(['--http', '--port', '0', '--max-in-flight-per-subject', '1', '--max-queued-requests-per-subject', '1'])
+    try {
+      expect(run.url, run.stderr).toBeDefined()
+      const opened = (await (await callTool(run.url!, 'open_channel')).json()) as { result: { structuredContent: { channel_id: string } } }
+      const channel = opened.result.structuredContent.channel_id
+      // The long poll holds this address's one slot for 3 s.
+      const polling = callTool(run.url!, 'poll_agent_messages', { channel_id: channel, wait_seconds: 3 })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const started = Date.now()
+      const waiting = callTool(run.url!, 'channel_stats')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const busy = await callTool(run.url!, 'channel_stats')
+      expect(busy.status).toBe(429)
+      expect(((await busy.json()) as { error: { data: Record<string, unknown> } }).error.data).toMatchObject({ code: 'BUSY', queue: 'subject', limit: 1 })
+      expect((await polling).status).toBe(200)
+      expect((await waiting).status).toBe(200)
+      // It was answered only once the poll had given up its slot.
+      expect(Date.now() - started).toBeGreaterThan(2000)
+    } finally {
+      run.stop()
+    }
+  }, 60_000)
+
+  it('refuses bad values of the in-flight, whole-rate and compile flags, naming the flag, and does not start', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--http', '--port', '0', '--max-in-flight', '0'], /--max-in-flight must be a positive integer, got '0'/],
+      [['--http', '--port', '0', '--max-queued-requests-per-subject', 'x'], /--max-queued-requests-per-subject must be a positive integer/],
+      [['--http', '--port', '0', '--max-in-flight', '4', '--max-in-flight-per-subject', '8'], /http.maxInFlightPerSubject' must be at most http.maxInFlight/],
+      [['--http', '--port', '0', '--rate-limit-all', '5:1'], /--rate-limit-all needs --rate-limit/],
+      [['--http', '--port', '0', '--rate-limit', '5:1', '--rate-limit-all', 'lots'], /--rate-limit-all must be BURST:PER_SECOND \(e.g. 60:1\) or off/],
+      [['--max-in-flight', '8'], /--max-in-flight needs --http/],
+      [['--http', '--port', '0', '--compile-niceness', '20'], /--compile-niceness must be an integer from 0 to 19, got '20'/],
+      [['--http', '--port', '0', '--compile-cool-down-after', '0'], /--compile-cool-down-after must be an integer from 1/],
+      [['--http', '--port', '0', '--compile-cool-down-seconds', '1.5'], /--compile-cool-down-seconds must be an integer from 1/],
+    ]
+    for (const [flags, message] of cases) {
+      const run = await serve(flags)
+      run.stop()
+      expect(run.code, `${flags.join(' ')}: ${run.stderr}`).not.toBe(0)
+      expect(run.stderr, flags.join(' ')).toMatch(message)
+    }
+  }, 60_000)
 })

@@ -1,7 +1,8 @@
-// The waiting line of the compile pool, shared fairly between subjects (users): each subject has its
-// own line, the lines are served in turn (one item each, round robin), and a subject may hold at most
-// `maxRunningPerSubject` workers at once. So one user's fifty queued compiles delay another user's
-// compile by at most one turn, never by fifty. Both the whole line and each subject's are bounded.
+// A waiting line shared fairly between subjects (users), used by the compile pool and by the HTTP
+// listener's requests in flight: each subject has its own line, the lines are served in turn (one item
+// each, round robin), and a subject may hold at most `maxRunningPerSubject` slots (workers, requests) at
+// once. So one user's fifty queued items delay another user's by at most one turn, never by fifty. Both
+// the whole line and each subject's are bounded.
 
 /** The bounds of a {@link FairQueue}. */
 export interface FairQueueLimits {
@@ -73,6 +74,25 @@ export class FairQueue<T> {
     const n = this.runningOf(subject) - 1
     if (n > 0) this.#running.set(subject, n)
     else this.#running.delete(subject)
+  }
+
+  /** Removes one waiting item (its caller went away); false when it is not waiting (taken already). */
+  remove(subject: string, item: T): boolean {
+    const line = this.#lines.get(subject)
+    const at = line?.indexOf(item) ?? -1
+    if (!line || at < 0) return false
+    line.splice(at, 1)
+    if (line.length === 0) this.#lines.delete(subject)
+    this.#waiting--
+    return true
+  }
+
+  /** Removes and returns every waiting item of `subject`. */
+  drainSubject(subject: string): T[] {
+    const line = this.#lines.get(subject) ?? []
+    this.#lines.delete(subject)
+    this.#waiting -= line.length
+    return line
   }
 
   /** Removes and returns every waiting item (the queue is closing). */
