@@ -30,6 +30,35 @@ describe('the docs site', () => {
     expect(api.some((f) => f.endsWith('renderComponent.html'))).toBe(true)
   })
 
+  it('documents the server options in the API reference, each with its comment', () => {
+    const api = join(root, 'docs/reference/api/@duetkit/server')
+    // A member's section on its interface's page: its heading, its signature line, then its TSDoc (an undocumented member has none).
+    const commentOf = (page: string, member: string) => {
+      const text = readFileSync(join(api, page), 'utf8')
+      const section =
+        text
+          .split(/^\*\*\*$/m)
+          .find((part) => new RegExp(`^### ${member}\\??$`, 'm').test(part))
+          ?.split(/^### .*$/m)[1] ?? ''
+      return section
+        .split('\n')
+        .filter((line) => line.trim() && !line.startsWith('#') && !line.startsWith('> ') && !line.startsWith('['))
+        .join(' ')
+    }
+    const documented: Record<string, string[]> = {
+      'interfaces/AppServerOptions.md': ['tasks', 'rateLimit'],
+      'interfaces/ListenOptions.md': ['stdio', 'http'],
+      'interfaces/TaskOptions.md': ['maxTasks', 'maxTasksPerSubject', 'defaultTtlMs', 'maxTtlMs', 'pollIntervalMs'],
+      'interfaces/ToolConfig.md': ['task'],
+      'interfaces/AppToolConfig.md': ['task'],
+      'interfaces/HttpListenOptions.md': ['maxInFlight', 'maxInFlightPerSubject', 'maxQueuedRequests', 'maxQueuedRequestsPerSubject', 'maxSessions'],
+      'interfaces/RateLimitOptions.md': ['all'],
+      'apps/interfaces/CompilePoolOptions.md': ['workers', 'niceness', 'coolDownAfter', 'coolDownSeconds', 'maxQueuedPerSubject'],
+    }
+    const missing = Object.entries(documented).flatMap(([page, members]) => members.filter((m) => commentOf(page, m).length < 20).map((m) => `${page} ${m}`))
+    expect(missing).toEqual([])
+  })
+
   it('shows the samples the tests run, not a copy of them', () => {
     const html = readFileSync(join(dist, 'guide/first-app.html'), 'utf8')
     // A line of the sample as Shiki renders it: the text of the tested file, split into tokens.

@@ -1,10 +1,12 @@
 import { describe, it, expect } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { join } from 'node:path'
-import { fileViolations, importViolations, moduleSpecifiers, packageOf, type RoomRules } from '../../../../test/support/import-rooms.js'
+import { join, relative } from 'node:path'
+import ts from 'typescript'
+import { fileViolations, importViolations, moduleSpecifiers, packageOf, sourceFiles, type RoomRules } from '../../../../test/support/import-rooms.js'
 
 // The rooms of duetkit/src and the rooms each may import; the README's Architecture section draws
-// the same order. protocol ← runtime ← jsx ← dom, runtime ← mcp; testing may use all of them;
+// the same order (docs/architecture.md). protocol ← runtime ← jsx ← dom, runtime ← mcp; testing may use all of them;
 // build stands alone but for protocol, which every room may use; src/index.ts composes.
 const ROOMS: RoomRules['rooms'] = {
   protocol: [],
@@ -85,5 +87,53 @@ describe('duetkit/src imports one way', () => {
     expect(check('index.ts', "export { run } from './dom/run.js'\nexport { x } from '../../server/src/index.js'")).toEqual([
       "src/index.ts:2 imports '../../server/src/index.js': reaches outside src/ by a relative path",
     ])
+  })
+})
+
+// docs/architecture.md: duetkit's streams are its own (runtime/stream.ts); of xstream it takes only the
+// types, so a view bundles none of xstream's code.
+/** The lines of `text` that load `pkg` at run time: any import or export but `import type`/`export type`, `import()`, `require()`. */
+function valueImportLines(pkg: string, fileName: string, text: string): number[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const lines: number[] = []
+  const names = (lit: ts.Node | undefined) => !!lit && ts.isStringLiteralLike(lit) && packageOf(lit.text) === pkg
+  // Only `import type` is dropped from the output: under verbatimModuleSyntax `import { type T }` stays
+  // as `import {} from 'xstream'`, which still loads (and bundles) the module.
+  const typesOnly = (clause: ts.ImportClause | undefined) => !!clause?.isTypeOnly
+  const visit = (node: ts.Node): void => {
+    const value =
+      (ts.isImportDeclaration(node) && names(node.moduleSpecifier) && !typesOnly(node.importClause)) ||
+      (ts.isExportDeclaration(node) && names(node.moduleSpecifier) && !node.isTypeOnly) ||
+      (ts.isCallExpression(node) &&
+        (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
+        names(node.arguments[0]))
+    if (value) lines.push(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1)
+    ts.forEachChild(node, visit)
+  }
+  visit(sf)
+  return lines
+}
+
+describe("duetkit/src takes only xstream's types", () => {
+  it('no file in src/ loads xstream as a value', () => {
+    const src = join(packageDir, 'src')
+    const found = sourceFiles(src).flatMap((file) =>
+      valueImportLines('xstream', file, readFileSync(file, 'utf8')).map((line) => `src/${relative(src, file)}:${line}`),
+    )
+    expect(found).toEqual([])
+  })
+
+  it('tells a value import of xstream from a type-only one', () => {
+    const text = [
+      "import type { Stream } from 'xstream'",
+      "import { type MemoryStream } from 'xstream'",
+      "import xs from 'xstream'",
+      "import { type Stream as S, Producer } from 'xstream'",
+      "export { default } from 'xstream/extra/dropRepeats'",
+      "export type { Listener } from 'xstream'",
+      "const x = await import('xstream')",
+      "let t: import('xstream').Stream<number>",
+    ].join('\n')
+    expect(valueImportLines('xstream', 'x.ts', text)).toEqual([2, 3, 4, 5, 7])
   })
 })

@@ -70,7 +70,13 @@ export interface AppToolConfig<In extends ToolSchema | undefined = ToolSchema | 
 
 /** How to serve: stdio for a host that spawns the server, or Streamable HTTP. */
 export interface ListenOptions {
+  /** `true` serves one client over stdin/stdout (a host that spawns the server). Give this or `http`, not both. */
   stdio?: boolean
+  /**
+   * Serves Streamable HTTP: where (`port`, `host`, `path`), who may call (`allowedOrigins`, `allowedHosts`),
+   * sessions, and the calls in flight bounded in total and per caller (`maxInFlight`, `maxInFlightPerSubject`,
+   * `maxQueuedRequests`, `maxQueuedRequestsPerSubject`). Give this or `stdio`, not both.
+   */
   http?: HttpListenOptions
   /** Close gracefully and exit 0 on SIGINT/SIGTERM. Default `true`. */
   handleSignals?: boolean

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { fileViolations, importViolations, moduleSpecifiers, packageOf, type RoomRules } from '../../../../test/support/import-rooms.js'
 
-// The rooms of @duetkit/server/src and the rooms each may import; the README's Architecture section
+// The rooms of @duetkit/server/src and the rooms each may import; docs/architecture.md
 // draws the same order: server (the core) ← channel ← apps ← dev ← cli, and src/index.ts composes.
 // The core knows no channel and no agent app: apps/agent-apps-server.ts wires them to it.
 const ROOMS: RoomRules['rooms'] = {
