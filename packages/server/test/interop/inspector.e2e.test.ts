@@ -11,6 +11,7 @@ import { launchBrowser } from '../../../../test/support/browser.js'
 import { freePort } from '../../../../test/support/ports.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import type { Listening } from '../../src/server/index.js'
+import { expectForecastCardWorks } from './forecast-card.js'
 import { type HostProcess, startForecast, startHost } from './host-process.js'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
@@ -85,12 +86,7 @@ describe('the forecast card in MCP Inspector 2.12.0', () => {
 
   it('works: picking a day marks it, refresh calls the tool again through the host', async () => {
     const view = page.frameLocator('iframe').first().frameLocator('iframe').first()
-    await view.locator('.day').nth(2).click()
-    await expect.poll(() => view.locator('.day').nth(2).getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true')
-    await view.locator('.refresh').click()
-    await expect.poll(() => view.locator('p[role=status]').textContent(), { timeout: 20_000 }).toBe('')
-    expect(await view.locator('.day').count()).toBe(5)
-    expect(await view.locator('[role=alert]').count()).toBe(0)
+    await expectForecastCardWorks(view)
     await page.screenshot({ path: `${SHOTS_DIR}/inspector-forecast.png`, fullPage: true })
   }, 60_000)
 

@@ -17,6 +17,7 @@ import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import type { Listening } from '../../src/server/index.js'
 import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
 import type { AppServer } from '../../src/server/app-server.js'
+import { expectForecastCardWorks } from './forecast-card.js'
 import { type HostProcess, startForecast, startHost } from './host-process.js'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
@@ -104,12 +105,7 @@ describe('MCPJam Inspector 1.0.24 renders Duet views through the Apps SDK dialec
     const view = await execute('forecast', 'get_forecast', { city: 'Oslo' })
     await expect.poll(() => view.locator('h1').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toBe('Forecast for Oslo')
     await expect.poll(() => view.locator('.day').count(), { timeout: 30_000 }).toBe(5)
-    await view.locator('.day').nth(2).click()
-    await expect.poll(() => view.locator('.day').nth(2).getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true')
-    await view.locator('.refresh').click()
-    await expect.poll(() => view.locator('p[role=status]').textContent(), { timeout: 20_000 }).toBe('')
-    expect(await view.locator('.day').count()).toBe(5)
-    expect(await view.locator('[role=alert]').count()).toBe(0)
+    await expectForecastCardWorks(view)
     await page.screenshot({ path: `${SHOTS_DIR}/mcpjam-forecast.png`, fullPage: true })
   }, 120_000)
 
