@@ -26,3 +26,11 @@ export async function freePortPair(): Promise<number> {
     }
   }
 }
+
+/** A port of 127.0.0.1 that was free a moment ago (for a process that takes its port by flag or env). */
+export async function freePort(): Promise<number> {
+  const server = await listenOn(0)
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}

@@ -1,9 +1,8 @@
-import type { Message } from 'esbuild'
-import { createRequire } from 'node:module'
 import { DuetError } from 'duetkit/protocol'
 import { limitError, type CompileLimits } from './compile-limits.js'
 import { createCompilePool, type CompilePool } from './compile-pool.js'
 import type { CompileRequest } from './compile-worker.js'
+import type { EsbuildMessage } from './esbuild-peer.js'
 import { COMPONENT_SCRIPT_NAME, MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './shell/globals.js'
 
 /**
@@ -64,7 +63,7 @@ interface ProblemContext {
 
 const listed = (names: string[]) => (names.length === 0 ? 'nothing' : names.map((n) => (n === 'default' ? 'default' : `\`${n}\``)).join(', '))
 
-function problemOf(message: Message, context: ProblemContext): CompileProblem {
+function problemOf(message: EsbuildMessage, context: ProblemContext): CompileProblem {
   const loc = message.location
   // A missing default export is reported at our entry's import; say what to change in the agent's file, and what it has.
   if (loc && loc.file !== SOURCE_LOCATION && /No matching export .* for import "default"/.test(message.text)) {
@@ -203,7 +202,7 @@ export async function compileIn(pool: CompilePool, source: string, subject: stri
   if ('fatal' in reply)
     throw limitError('crash', `The compiler failed on this module (${reply.fatal.slice(0, 300)}). Simplify the module; the server is unaffected.`)
   const context: ProblemContext = { shared: await sharedExports(), ...('exports' in reply && reply.exports && { agentExports: reply.exports }) }
-  const problems = (reply.errors as Message[]).map((m) => problemOf(m, context))
+  const problems = (reply.errors as EsbuildMessage[]).map((m) => problemOf(m, context))
   throw new DuetError('COMPILE_ERROR', `The component does not compile:\n${formatProblems(problems)}`, { problems })
 }
 
@@ -229,20 +228,5 @@ export async function compileComponent(source: string, overrides: Partial<Compil
     return await compileIn(pool, source, '')
   } finally {
     await pool.close()
-  }
-}
-
-/** Where esbuild, an optional peer of @duetkit/server (the CLI brings it), is installed; a clear error when it is not. */
-export function resolveEsbuild(): string {
-  try {
-    return createRequire(import.meta.url).resolve('esbuild')
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err
-    throw new DuetError(
-      'UNSUPPORTED',
-      "display_component needs the package esbuild, which is not installed on this server: run `npm install esbuild` in the server's project (or use @duetkit/cli, which brings it). display_ui_to_user works without it.",
-      { package: 'esbuild' },
-      { cause: err },
-    )
   }
 }

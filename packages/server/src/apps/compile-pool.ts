@@ -17,9 +17,9 @@ import { DuetError } from 'duetkit/protocol'
 import { BoundedMap } from '../server/bounded-map.js'
 import { invalidOption } from '../server/errors.js'
 import { FairQueue, type Refusal } from '../server/fair-queue.js'
-import { resolveEsbuild } from './compile-component.js'
 import { limitError, resolveCompileLimits, type CompileLimits } from './compile-limits.js'
 import { COMPILE_WORKER_MARK, COMPILE_WORKER_PROGRAM, type CompileReply, type CompileRequest, type CompileWorkerMessage } from './compile-worker.js'
+import { resolveEsbuild } from './esbuild-peer.js'
 import { isRunning, killAll, processTree, residentBytes } from './process-tree.js'
 
 /** Options of {@link createCompilePool}; every one has a default. */

@@ -33,6 +33,14 @@ export interface CheckOptions {
   stepTimeoutMs?: number
   /** The largest view accepted, in bytes (default 5 MiB); larger ones are refused before the browser sees them. */
   maxViewBytes?: number
+  /** How long the view is left to settle after the tool result, before it is probed and rendered, in ms (default 1000). */
+  settleMs?: number
+  /** How long the view is left to repaint after the switch to dark, in ms (default 400). */
+  themeSettleMs?: number
+  /** How long the view has to act on the sibling frame's forged messages before it is judged, in ms (default 700). */
+  forgeWaitMs?: number
+  /** How long the view is still listened to after its teardown answer, in ms (default 500). */
+  afterTeardownMs?: number
   /** Runs Chromium without its sandbox even when not root. */
   noSandbox?: boolean
   /** A Chromium already running (e.g. a test run's shared one), used instead of launching one and left open. */
@@ -61,12 +69,14 @@ export interface CheckReport {
 export const DEFAULT_TIMEOUT_MS = 60_000
 export const DEFAULT_STEP_TIMEOUT_MS = 15_000
 export const DEFAULT_MAX_VIEW_BYTES = 5 * 1024 * 1024
+/** Defaults of the judgement windows: long enough for a real view on a loaded machine; tests pass shorter ones. */
+export const DEFAULT_WAITS = { settleMs: 1000, themeSettleMs: 400, forgeWaitMs: 700, afterTeardownMs: 500 } as const
+type Waits = Record<keyof typeof DEFAULT_WAITS, number>
 
 // `claude` is the CLI's short name for the dev host's Claude Desktop preset.
 const PRESET_ALIASES: Record<string, string> = { claude: 'claude-desktop' }
 const PRESET_NAMES = ['full', 'claude', 'chatgpt', 'vscode']
 const FORGED_PING = 'duet-check-forged-ping'
-const SETTLE_MS = 1000
 const PING_MS = 3000
 const LAUNCH_MS = 30_000
 
@@ -77,7 +87,7 @@ export function resolvePreset(name = 'full'): HostPreset {
   return presetById(PRESET_ALIASES[name] ?? name)
 }
 
-function positive(o: CheckOptions, key: 'timeoutMs' | 'stepTimeoutMs' | 'maxViewBytes'): void {
+function positive(o: CheckOptions, key: 'timeoutMs' | 'stepTimeoutMs' | 'maxViewBytes' | keyof Waits): void {
   const v = o[key]
   if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new DuetError('INVALID_OPTION', `${key} must be a positive integer, got ${v}`, { option: key })
 }
@@ -92,6 +102,7 @@ function validate(o: CheckOptions): void {
   positive(o, 'timeoutMs')
   positive(o, 'stepTimeoutMs')
   positive(o, 'maxViewBytes')
+  for (const key of Object.keys(DEFAULT_WAITS) as (keyof Waits)[]) positive(o, key)
 }
 
 /**
@@ -187,6 +198,12 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       preset,
       withServer: !!options.server,
       shots: options.shots,
+      waits: {
+        settleMs: options.settleMs ?? DEFAULT_WAITS.settleMs,
+        themeSettleMs: options.themeSettleMs ?? DEFAULT_WAITS.themeSettleMs,
+        forgeWaitMs: options.forgeWaitMs ?? DEFAULT_WAITS.forgeWaitMs,
+        afterTeardownMs: options.afterTeardownMs ?? DEFAULT_WAITS.afterTeardownMs,
+      },
     })
     const checks = [...evaluateChecks(recording), ...partial]
     return { target, preset: preset.id, pass: checks.every((c) => c.pass), checks, notes }
@@ -236,6 +253,7 @@ interface DriveInput {
   preset: HostPreset
   withServer: boolean
   shots?: string
+  waits: Waits
 }
 
 async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: string }, steps: Steps, input: DriveInput) {
@@ -292,7 +310,7 @@ async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: stri
       await viewStep('tool input', 'sending tool-input', () => onPage((api, a) => api.sendToolInput(a), input.args))
       await viewStep('tool result', 'sending tool-result', () => onPage((api, r) => api.sendToolResult(r), input.toolResult))
     }
-    await page.waitForTimeout(SETTLE_MS)
+    await page.waitForTimeout(input.waits.settleMs)
     await probe(page, sandboxOrigin, steps, 'after the tool result')
 
     // Render before forging, so a view that trusts the forgery is judged on its real state.
@@ -300,7 +318,7 @@ async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: stri
     for (const theme of ['light', 'dark'] as const) {
       if (theme === 'dark') {
         await viewStep('theme', 'switching to dark', () => onPage((api, t) => api.setTheme(t), theme))
-        await page.waitForTimeout(400)
+        await page.waitForTimeout(input.waits.themeSettleMs)
       }
       render.push(await viewStep(`render ${theme}`, `sampling the ${theme} render`, () => sample(page, sandboxOrigin, theme, input.shots)))
     }
@@ -322,7 +340,7 @@ async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: stri
         ],
       ),
     )
-    await page.waitForTimeout(700)
+    await page.waitForTimeout(input.waits.forgeWaitMs)
     const viewText = await viewStep(
       'read view',
       'reading the view document',
@@ -333,7 +351,7 @@ async function drive(browser: Browser, host: { hostUrl: string; sandboxUrl: stri
     )
     const teardown: TeardownAnswer = await viewStep('teardown', 'tearing down', () => onPage((api, ms) => api.teardown(ms), 3000), { ms: 8000 })
     // Long enough for a view that keeps talking after its teardown answer to be heard.
-    await page.waitForTimeout(500)
+    await page.waitForTimeout(input.waits.afterTeardownMs)
     const recorded = await viewStep('collect', 'collecting the trace', () =>
       onPage((api) => ({ trace: api.trace, forgedReplies: api.forgedReplies, diagnostics: api.diagnostics }), null),
     )

@@ -3,7 +3,10 @@ import { DuetError } from 'duetkit/protocol'
 import { checkChannelId, type ChannelStore } from '../channel/store.js'
 import { untouchedText } from '../channel/untouched-hint.js'
 import type { Command } from './command.js'
+import { commandFailure } from './command-failure.js'
 import { openWaitStore } from './wait.js'
+
+const fail = commandFailure('notify')
 
 const HELP = `Usage: duet notify <channel_id> <event> [json] [--data-dir D | --redis-url URL]
 
@@ -85,9 +88,4 @@ export const notify: Command = {
       await store?.dispose()
     }
   },
-}
-
-function fail(message: string): number {
-  process.stderr.write(`duet notify: ${message}\n`)
-  return 1
 }

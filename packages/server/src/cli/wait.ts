@@ -4,8 +4,10 @@ import { DuetError } from 'duetkit/protocol'
 import { checkChannelId, type ChannelStore } from '../channel/store.js'
 import { untouchedText } from '../channel/untouched-hint.js'
 import type { Command } from './command.js'
+import { commandFailure } from './command-failure.js'
 import { resolveRedisUrl } from './redis-url.js'
 
+const fail = commandFailure('wait')
 const DEFAULT_TIMEOUT_SECONDS = 1800
 
 const HELP = `Usage: duet wait <channel_id> [--timeout ${DEFAULT_TIMEOUT_SECONDS}] [--json | --follow] [--data-dir D | --redis-url URL]
@@ -125,9 +127,4 @@ export const wait: Command = {
       await store?.dispose()
     }
   },
-}
-
-function fail(message: string): number {
-  process.stderr.write(`duet wait: ${message}\n`)
-  return 1
 }

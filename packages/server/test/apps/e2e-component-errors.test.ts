@@ -1,11 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { Client } from '@modelcontextprotocol/client'
-import type { Browser } from 'playwright-core'
-import { SHELL_URI } from '../../src/apps/display-shell.js'
-import { launchBrowser } from '../../../../test/support/browser.js'
-import type { HostPage } from '../../../../test/support/host/index.js'
-import { tempDataDir } from './harness.js'
-import { connectHttp, deliverToolCall, openServerView, startServe, type RunningServe } from './display-e2e-harness.js'
+import { describe, expect, it, vi } from 'vitest'
+import { useDisplayStage } from './display-stage.js'
 
 // Runtime failures of an agent's component, in real parts (a `duet serve` process, Chromium with the official
 // AppBridge): what the agent reads in the server log names its own module's line, column and text, and what
@@ -40,40 +34,14 @@ const READY_FRAGMENT = `<p id="out">waiting</p>
   })
 </script>`
 
-let tmp: ReturnType<typeof tempDataDir>
-let serve: RunningServe
-let agent: Client
-let hostClient: Client
-let browser: Browser
-const hosts: HostPage[] = []
-
-beforeAll(async () => {
-  tmp = tempDataDir()
-  ;[serve, browser] = await Promise.all([startServe(tmp.dir), launchBrowser()])
-  ;[agent, hostClient] = await Promise.all([connectHttp(serve.url, 'agent'), connectHttp(serve.url, 'host')])
-}, 120_000)
-afterAll(async () => {
-  for (const host of hosts) await host.close()
-  await agent?.close()
-  await hostClient?.close()
-  await browser?.close()
-  await serve?.close()
-  tmp?.remove()
-})
-
-async function show(tool: string, args: Record<string, unknown>) {
-  const result = (await agent.callTool({ name: tool, arguments: args })) as any
-  const host = await openServerView(browser, hostClient, SHELL_URI)
-  hosts.push(host)
-  await deliverToolCall(host, args, result)
-  return { frame: host.viewFrame(), channel: result.structuredContent?.channel_id as string }
-}
+const stage = useDisplayStage()
+const { show } = stage
 
 /** Waits for the newest error line of the log that `match` accepts. */
 function errorLine(match: (entry: any) => boolean): Promise<any> {
   return vi.waitFor(
     async () => {
-      const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 50, level: 'error' } })) as any
+      const tail = (await stage.agent.callTool({ name: 'tail_server_log', arguments: { n: 50, level: 'error' } })) as any
       const found = (tail.structuredContent.entries as any[]).filter(match).at(-1)
       if (!found) throw new Error('no matching error line in the server log')
       return found
@@ -113,7 +81,7 @@ describe('a component that throws in the browser', () => {
 
 describe('window.duet as the recipes and tool descriptions list it', () => {
   it('duet.ready resolves with the channel id, and duet.callTool with the tool result ({ content, structuredContent })', { timeout: 90_000 }, async () => {
-    await agent.callTool({ name: 'put_app_data', arguments: { app: 'claims', key: 'greeting', value: 'hello' } })
+    await stage.agent.callTool({ name: 'put_app_data', arguments: { app: 'claims', key: 'greeting', value: 'hello' } })
     // The render belongs to the app 'claims', so its view may read that app's data.
     const { frame, channel } = await show('display_ui_to_user', { html: READY_FRAGMENT, app: 'claims' })
     await frame.waitForFunction(() => document.getElementById('out')?.textContent !== 'waiting', undefined, { timeout: 30_000 })

@@ -1,11 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Client } from '@modelcontextprotocol/client'
-import type { Browser } from 'playwright-core'
-import { SHELL_URI } from '../../src/apps/display-shell.js'
-import { launchBrowser } from '../../../../test/support/browser.js'
-import type { HostPage } from '../../../../test/support/host/index.js'
-import { tempDataDir } from './harness.js'
-import { askAbout, connectHttp, deliverToolCall, openServerView, shotPath, spawnDuet, spawnWait, startServe, type RunningServe } from './display-e2e-harness.js'
+import { describe, expect, it } from 'vitest'
+import { useDisplayStage } from './display-stage.js'
+import { askAbout, shotPath, spawnDuet, spawnWait } from './display-e2e-harness.js'
 
 // The whole loop in real parts: a `duet serve` process, the SDK client as the agent, Chromium with the
 // official AppBridge as host (forwarding the view's tool calls to the same server), and `duet wait`.
@@ -67,41 +62,15 @@ Ask.model = {
 export default Ask
 `
 
-let tmp: ReturnType<typeof tempDataDir>
-let serve: RunningServe
-let agent: Client
-let hostClient: Client
-let browser: Browser
-const hosts: HostPage[] = []
-
-beforeAll(async () => {
-  tmp = tempDataDir()
-  ;[serve, browser] = await Promise.all([startServe(tmp.dir), launchBrowser()])
-  ;[agent, hostClient] = await Promise.all([connectHttp(serve.url, 'agent'), connectHttp(serve.url, 'host')])
-})
-afterAll(async () => {
-  for (const host of hosts) await host.close()
-  await agent?.close()
-  await hostClient?.close()
-  await browser?.close()
-  await serve?.close()
-  tmp?.remove()
-})
-
-async function show(tool: string, args: Record<string, unknown>, options: { stripMeta?: boolean; proxy?: boolean } = {}) {
-  const result = (await agent.callTool({ name: tool, arguments: args })) as any
-  const host = await openServerView(browser, hostClient, SHELL_URI, { proxy: options.proxy })
-  hosts.push(host)
-  await deliverToolCall(host, args, result, options)
-  return { host, result, frame: host.viewFrame(), channel: result.structuredContent?.channel_id as string }
-}
+const stage = useDisplayStage()
+const { show } = stage
 
 describe('display_ui_to_user end to end', () => {
   it('the user asks in the fragment, duet wait wakes the agent, and the answer shows in the page', { timeout: 90_000 }, async () => {
     const { host, frame, channel, result } = await show('display_ui_to_user', { html: ASK_FRAGMENT, title: 'Report questions' })
     expect(result.content[0].text).toContain(`duet wait ${channel}`)
     // The agent arms its watcher before the user does anything.
-    const watcher = spawnWait(channel, tmp.dir)
+    const watcher = spawnWait(channel, stage.tmp.dir)
     await frame.waitForSelector('#send')
     await frame.fill('#question', 'Which colour for the chart?')
     await frame.click('#send')
@@ -110,9 +79,9 @@ describe('display_ui_to_user end to end', () => {
     expect(woke.code, woke.stderr).toBe(0)
     expect(woke.stdout).toContain(`1 message waiting on channel ${channel}`)
 
-    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel } })) as any
+    const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel } })) as any
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { question: 'Which colour for the chart?' } }])
-    await agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Teal, to match the header.' } } })
+    await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Teal, to match the header.' } } })
 
     await frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'Teal, to match the header.', undefined, { timeout: 20_000 })
     // It grew to its content without any pixel height in the fragment: nothing is cut off.
@@ -125,20 +94,20 @@ describe('display_ui_to_user end to end', () => {
 
   it('a terminal answers the app: duet wait wakes it, duet notify sends the answer the view shows', { timeout: 90_000 }, async () => {
     const { frame, channel } = await show('display_ui_to_user', { html: ASK_FRAGMENT, title: 'Terminal answers' })
-    const watcher = spawnWait(channel, tmp.dir)
+    const watcher = spawnWait(channel, stage.tmp.dir)
     await frame.waitForSelector('#send')
     await frame.fill('#question', 'Ship it?')
     await frame.click('#send')
     expect((await watcher).code).toBe(0)
 
-    const sent = await spawnDuet(['notify', channel, 'answer', '{"text":"Yes, from the terminal."}', '--data-dir', tmp.dir, '--json'])
+    const sent = await spawnDuet(['notify', channel, 'answer', '{"text":"Yes, from the terminal."}', '--data-dir', stage.tmp.dir, '--json'])
     expect(sent.code).toBe(0)
     expect(JSON.parse(sent.stdout)).toEqual({ channel_id: channel, id: expect.any(String) })
     // The view polled this channel already, so no typo hint.
     expect(sent.stderr).toBe('')
     await frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'Yes, from the terminal.', undefined, { timeout: 20_000 })
     // The question is still queued for the agent: notify only sends, it reads nothing.
-    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel } })) as any
+    const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel } })) as any
     expect(polled.structuredContent.messages.map((m: { event: string }) => m.event)).toEqual(['ask'])
   })
 
@@ -149,9 +118,9 @@ describe('display_ui_to_user end to end', () => {
     expect(sent[0].data.params._meta).toBeUndefined()
     await frame.fill('#question', 'Still there?')
     await frame.click('#send')
-    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
+    const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { question: 'Still there?' } }])
-    await agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Yes.' } } })
+    await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Yes.' } } })
     await frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'Yes.', undefined, { timeout: 20_000 })
   })
 
@@ -176,8 +145,8 @@ describe('display_ui_to_user end to end', () => {
   })
 
   it("a fragment reads its own app's data through window.duet, and neither another app's nor the saved apps", { timeout: 60_000 }, async () => {
-    await agent.callTool({ name: 'put_app_data', arguments: { app: 'e2e-reader', key: 'pages', value: ['one', 'two'] } })
-    await agent.callTool({ name: 'put_app_data', arguments: { app: 'e2e-diary', key: 'secret', value: 'private' } })
+    await stage.agent.callTool({ name: 'put_app_data', arguments: { app: 'e2e-reader', key: 'pages', value: ['one', 'two'] } })
+    await stage.agent.callTool({ name: 'put_app_data', arguments: { app: 'e2e-diary', key: 'secret', value: 'private' } })
     const { frame } = await show('display_ui_to_user', { html: '<p id="ok">ready</p>', app: 'e2e-reader' })
     await frame.waitForSelector('#ok')
     const outcome = await frame.evaluate(async () => {
@@ -198,7 +167,7 @@ describe('display_ui_to_user end to end', () => {
     expect(outcome.write).toMatchObject({ code: 'FORBIDDEN' })
     expect(outcome.list).toMatchObject({ code: 'FORBIDDEN' })
     expect(outcome.remove).toMatchObject({ code: 'FORBIDDEN' })
-    const kept = (await agent.callTool({ name: 'get_app_data', arguments: { app: 'e2e-diary', key: 'secret' } })) as any
+    const kept = (await stage.agent.callTool({ name: 'get_app_data', arguments: { app: 'e2e-diary', key: 'secret' } })) as any
     expect(kept.structuredContent.value).toBe('private')
   })
 
@@ -222,7 +191,7 @@ describe('display_ui_to_user end to end', () => {
     expect((await host.waitForEvent('updatemodelcontext')).params).toEqual({ content: [{ type: 'text', text: 'The user picked teal' }] })
     expect((await host.waitForEvent('message')).params).toEqual({ role: 'user', content: [{ type: 'text', text: 'Make it teal' }] })
     expect((await host.waitForEvent('openlink')).params).toEqual({ url: 'https://example.com/palette' })
-    const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 1 } })) as any
+    const tail = (await stage.agent.callTool({ name: 'tail_server_log', arguments: { n: 1 } })) as any
     expect(tail.structuredContent.entries[0]).toMatchObject({ level: 'info', message: 'picked', data: { colour: 'teal' } })
   })
 })
@@ -232,25 +201,25 @@ describe('display_component end to end', () => {
     const { frame, channel } = await show('display_component', { source: ASK_COMPONENT, title: 'Ask' }, { proxy: true })
     await frame.waitForSelector('.question')
     // The foreground way to wait: the poll itself waits for the user.
-    const polling = agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 60 } })
+    const polling = stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 60 } })
     await frame.fill('.question', 'What does the red bar mean?')
     await frame.click('.send')
     const polled = (await polling) as any
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { question: 'What does the red bar mean?' } }])
-    await agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Spending over budget.' } } })
+    await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Spending over budget.' } } })
     await frame.waitForFunction(() => document.querySelector('.answer')?.textContent === 'Spending over budget.', undefined, { timeout: 20_000 })
-    await hosts.at(-1)!.page.screenshot({ path: shotPath('display-component'), fullPage: true })
+    await stage.hosts.at(-1)!.page.screenshot({ path: shotPath('display-component'), fullPage: true })
   })
 
   it('the declaration-reader recipe, rendered as the agent would from get_recipe, answers beside the passage', { timeout: 90_000 }, async () => {
-    const recipe = (await agent.callTool({ name: 'get_recipe', arguments: { name: 'declaration-reader' } })) as any
+    const recipe = (await stage.agent.callTool({ name: 'get_recipe', arguments: { name: 'declaration-reader' } })) as any
     const source = recipe.content[0].text.match(/```jsx duet-component\n([\s\S]*?)\n```/)[1]
     const { frame, channel } = await show('display_component', { source, title: 'Declaration reader' })
     await frame.waitForSelector('#truths')
     await askAbout(frame, 'truths', 'unalienable Rights', 'Which rights?')
-    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
+    const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { thread_id: 't1', quote: 'unalienable Rights', paragraph_id: 'truths' } }])
-    await agent.callTool({
+    await stage.agent.callTool({
       name: 'notify_ui',
       arguments: { channel_id: channel, event: 'answer', data: { thread_id: 't1', text: 'Life, Liberty and the pursuit of Happiness.' } },
     })
@@ -270,17 +239,17 @@ describe('saved apps and stale channels in the browser', () => {
   it('load_app shows the app again on a fresh channel; the old copy gets nothing meant for the new one', { timeout: 90_000 }, async () => {
     const first = await show('display_ui_to_user', { html: ASK_FRAGMENT, title: 'Asker' })
     await first.frame.waitForSelector('#send')
-    const saved = (await agent.callTool({ name: 'save_app', arguments: { name: 'asker', channel_id: first.channel } })) as any
+    const saved = (await stage.agent.callTool({ name: 'save_app', arguments: { name: 'asker', channel_id: first.channel } })) as any
     expect(saved.isError).toBeFalsy()
 
     const again = await show('load_app', { name: 'asker' })
     expect(again.channel).not.toBe(first.channel)
     await again.frame.waitForSelector('#send')
 
-    await agent.callTool({ name: 'notify_ui', arguments: { channel_id: again.channel, event: 'answer', data: { text: 'For the new copy' } } })
+    await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: again.channel, event: 'answer', data: { text: 'For the new copy' } } })
     await again.frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'For the new copy', undefined, { timeout: 20_000 })
     // The old copy is still listening on its own channel: a message there arrives, the new one never did.
-    await agent.callTool({ name: 'notify_ui', arguments: { channel_id: first.channel, event: 'answer', data: { text: 'For the old copy' } } })
+    await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: first.channel, event: 'answer', data: { text: 'For the old copy' } } })
     await first.frame.waitForFunction(() => document.getElementById('answer')?.textContent === 'For the old copy', undefined, { timeout: 20_000 })
     const oldAnswers = (await first.host.log()).filter((e) => e.dir === 'host->view' && JSON.stringify(e.data).includes('For the new copy'))
     expect(oldAnswers).toEqual([])
@@ -288,9 +257,9 @@ describe('saved apps and stale channels in the browser', () => {
     // Asking in the new copy reaches the new channel only.
     await again.frame.fill('#question', 'new?')
     await again.frame.click('#send')
-    const fresh = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: again.channel, wait_seconds: 30 } })) as any
+    const fresh = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: again.channel, wait_seconds: 30 } })) as any
     expect(fresh.structuredContent.messages).toMatchObject([{ event: 'ask', data: { question: 'new?' } }])
-    const stale = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: first.channel } })) as any
+    const stale = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: first.channel } })) as any
     expect(stale.structuredContent.messages).toEqual([])
   })
 })

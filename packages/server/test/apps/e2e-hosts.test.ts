@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { Client } from '@modelcontextprotocol/client'
-import type { Browser, Frame } from 'playwright-core'
+import { describe, expect, it, vi } from 'vitest'
+import type { Frame } from 'playwright-core'
 import { SHELL_URI } from '../../src/apps/display-shell.js'
-import { launchBrowser } from '../../../../test/support/browser.js'
-import type { HostPage } from '../../../../test/support/host/index.js'
-import { tempDataDir } from './harness.js'
-import { askAbout, connectHttp, deliverToolCall, openServerView, shotPath, startServe, type RunningServe } from './display-e2e-harness.js'
+import { useDisplayStage } from './display-stage.js'
+import { askAbout, deliverToolCall, openServerView, shotPath } from './display-e2e-harness.js'
 
 // Hosts differ in what of a tool result they pass to the view: some drop structuredContent, some
 // _meta. A `duet serve` process, the SDK client as the agent, Chromium with the official AppBridge.
@@ -29,36 +26,10 @@ Ask.model = {
 export default Ask
 `
 
-let tmp: ReturnType<typeof tempDataDir>
-let serve: RunningServe
-let agent: Client
-let hostClient: Client
-let browser: Browser
-const hosts: HostPage[] = []
-
-beforeAll(async () => {
-  tmp = tempDataDir()
-  ;[serve, browser] = await Promise.all([startServe(tmp.dir), launchBrowser()])
-  ;[agent, hostClient] = await Promise.all([connectHttp(serve.url, 'agent'), connectHttp(serve.url, 'host')])
-})
-afterAll(async () => {
-  for (const host of hosts) await host.close()
-  await agent?.close()
-  await hostClient?.close()
-  await browser?.close()
-  await serve?.close()
-  tmp?.remove()
-})
+const stage = useDisplayStage()
+const { show } = stage
 
 type Strip = { stripMeta?: boolean; stripStructured?: boolean; hostContext?: Record<string, unknown> }
-
-async function show(tool: string, args: Record<string, unknown>, options: Strip = {}) {
-  const result = (await agent.callTool({ name: tool, arguments: args })) as any
-  const host = await openServerView(browser, hostClient, SHELL_URI, options.hostContext ? { hostContext: options.hostContext } : {})
-  hosts.push(host)
-  await deliverToolCall(host, args, result, options)
-  return { host, result, frame: host.viewFrame(), channel: result.structuredContent?.channel_id as string }
-}
 
 async function roundTrip(options: Strip) {
   const { frame, channel, host, result } = await show('display_component', { source: ASK_COMPONENT, props: { heading: 'Ask me' } }, options)
@@ -70,19 +41,19 @@ async function roundTrip(options: Strip) {
   // The props came from the server (get_render), not from the stripped result.
   await frame.waitForFunction(() => document.querySelector('.title')?.textContent === 'Ask me', undefined, { timeout: 20_000 })
   await frame.click('.send')
-  const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
+  const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
   expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { q: 'why?' } }])
-  await agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Because.' } } })
+  await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Because.' } } })
   await frame.waitForFunction(() => document.querySelector('.answer')?.textContent === 'Because.', undefined, { timeout: 20_000 })
   return { result, host }
 }
 
 describe('display_component in hosts that strip parts of the result', () => {
   it('keeps the compiled bundle out of what the agent reads; the shell fetches it with the app-only get_render', { timeout: 60_000 }, async () => {
-    const result = (await agent.callTool({ name: 'display_component', arguments: { source: ASK_COMPONENT } })) as any
+    const result = (await stage.agent.callTool({ name: 'display_component', arguments: { source: ASK_COMPONENT } })) as any
     expect(JSON.stringify(result).length).toBeLessThan(2500)
     expect(result.structuredContent.script).toBeUndefined()
-    const { tools } = await agent.listTools()
+    const { tools } = await stage.agent.listTools()
     expect((tools.find((t) => t.name === 'get_render')?._meta as any)?.ui?.visibility).toEqual(['app'])
   })
 
@@ -108,7 +79,7 @@ describe('display_component in hosts that strip parts of the result', () => {
     await clickUntilHandled(frame)
     // The view sent it: the host forwarded notify_agent to the server.
     await host.waitForEvent('calltool', { name: 'notify_agent' })
-    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
+    const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
     const failures = polled.structuredContent.messages.length === 0 ? await errorsFor(channel, /./).catch(() => []) : []
     expect(polled.structuredContent.messages, `the view's failures in the server log: ${JSON.stringify(failures)}`).toMatchObject([
       { event: 'go', data: { n: 1 } },
@@ -118,10 +89,10 @@ describe('display_component in hosts that strip parts of the result', () => {
   it('delivers a notifyAgent made before the tool result named the channel, once it does', { timeout: 90_000 }, async () => {
     const html = notifyingButton('early', { n: 2 })
     const args = { html }
-    const result = (await agent.callTool({ name: 'display_ui_to_user', arguments: args })) as any
+    const result = (await stage.agent.callTool({ name: 'display_ui_to_user', arguments: args })) as any
     const channel = result.structuredContent.channel_id as string
-    const host = await openServerView(browser, hostClient, SHELL_URI)
-    hosts.push(host)
+    const host = await openServerView(stage.browser, stage.hostClient, SHELL_URI)
+    stage.hosts.push(host)
     await host.initialized()
     await host.sendToolInput(args)
     const frame = host.viewFrame()
@@ -131,7 +102,7 @@ describe('display_component in hosts that strip parts of the result', () => {
     expect((await host.events()).filter((e) => e.name === 'calltool')).toEqual([])
     const { structuredContent: _s, _meta: _m, ...stripped } = result
     await host.sendToolResult(stripped)
-    const polled = (await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
+    const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
     expect(polled.structuredContent.messages).toMatchObject([{ event: 'early', data: { n: 2 } }])
   })
 })
@@ -162,7 +133,7 @@ async function clickUntilHandled(frame: Frame): Promise<void> {
 function errorsFor(channel: string, match: RegExp): Promise<Array<{ message: string; data: Record<string, unknown> }>> {
   return vi.waitFor(
     async () => {
-      const tail = (await agent.callTool({ name: 'tail_server_log', arguments: { n: 200, level: 'error' } })) as any
+      const tail = (await stage.agent.callTool({ name: 'tail_server_log', arguments: { n: 200, level: 'error' } })) as any
       const found = tail.structuredContent.entries.filter((e: any) => e.data?.channel_id === channel && match.test(e.message))
       if (found.length === 0) throw new Error(`no error line for channel ${channel} matching ${match}`)
       return found
@@ -193,7 +164,7 @@ describe('runtime failures of agent-built apps reach tail_server_log with the ch
       document.getElementById('b').onclick = () => duet.notifyAgent('go').catch((e) => { document.getElementById('out').textContent = e.code })
     </script>`
     const fragment = await show('display_ui_to_user', { html })
-    await agent.callTool({ name: 'close_channel', arguments: { channel_id: fragment.channel } })
+    await stage.agent.callTool({ name: 'close_channel', arguments: { channel_id: fragment.channel } })
     await fragment.frame.click('#b')
     await fragment.frame.waitForFunction(() => document.getElementById('out')?.textContent !== '', undefined, { timeout: 20_000 })
     expect(await errorsFor(fragment.channel, /notifyAgent\('go'\) failed/)).toHaveLength(1)
@@ -209,7 +180,7 @@ export default V
 `
     const component = await show('display_component', { source })
     await component.frame.waitForSelector('.go')
-    await agent.callTool({ name: 'close_channel', arguments: { channel_id: component.channel } })
+    await stage.agent.callTool({ name: 'close_channel', arguments: { channel_id: component.channel } })
     await component.frame.click('.go')
     // The component's error action still runs, and the agent can read the failure too.
     await component.frame.waitForFunction(() => document.querySelector('.out')?.textContent !== '', undefined, { timeout: 20_000 })
@@ -274,13 +245,13 @@ describe('the default stylesheet for agent-written HTML', () => {
 
 describe('the declaration-reader recipe carries its stylesheet', () => {
   it('puts the answer card beside the passage, with the speaker on its own line', { timeout: 90_000 }, async () => {
-    const recipe = (await agent.callTool({ name: 'get_recipe', arguments: { name: 'declaration-reader' } })) as any
+    const recipe = (await stage.agent.callTool({ name: 'get_recipe', arguments: { name: 'declaration-reader' } })) as any
     const source = recipe.content[0].text.match(/```jsx duet-component\n([\s\S]*?)\n```/)[1]
-    const result = (await agent.callTool({ name: 'display_component', arguments: { source, title: 'Declaration reader' } })) as any
-    const host = await openServerView(browser, hostClient, SHELL_URI, {
+    const result = (await stage.agent.callTool({ name: 'display_component', arguments: { source, title: 'Declaration reader' } })) as any
+    const host = await openServerView(stage.browser, stage.hostClient, SHELL_URI, {
       hostContext: { theme: 'light', displayMode: 'inline', containerDimensions: { width: 900, maxHeight: 6000 } },
     })
-    hosts.push(host)
+    stage.hosts.push(host)
     // A desktop-wide chat column: the reader's stylesheet lays passage and margin side by side there.
     await host.page.setViewportSize({ width: 960, height: 800 })
     await host.page.evaluate(() => {
@@ -291,8 +262,8 @@ describe('the declaration-reader recipe carries its stylesheet', () => {
     await frame.waitForSelector('#truths')
     await askAbout(frame, 'truths', 'unalienable Rights', 'Which rights?')
     const channel = result.structuredContent.channel_id
-    await agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })
-    await agent.callTool({
+    await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })
+    await stage.agent.callTool({
       name: 'notify_ui',
       arguments: { channel_id: channel, event: 'answer', data: { thread_id: 't1', text: 'Life, Liberty and Happiness.' } },
     })

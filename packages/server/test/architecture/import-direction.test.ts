@@ -31,7 +31,7 @@ const HEAVY: Record<string, readonly string[]> = {
   'better-sqlite3': ['channel/sqlite-driver.ts'],
   'node:sqlite': ['channel/sqlite-driver.ts'],
   redis: ['channel/redis-connection.ts'],
-  esbuild: ['apps/compile-component.ts'],
+  esbuild: ['apps/esbuild-peer.ts'],
   'playwright-core': ['check/'],
 }
 
@@ -82,7 +82,7 @@ describe('@duetkit/server/src imports one way', () => {
       "src/server/http.ts:2 imports 'node:sqlite': only channel/sqlite-driver.ts may load node:sqlite (an optional peer)",
     ])
     expect(check('index.ts', "import { build } from 'esbuild'")).toEqual([
-      "src/index.ts:1 imports 'esbuild': only apps/compile-component.ts may load esbuild (an optional peer)",
+      "src/index.ts:1 imports 'esbuild': only apps/esbuild-peer.ts may load esbuild (an optional peer)",
     ])
     expect(check('apps/app-store.ts', "const { createClient } = await import('redis')")).toEqual([
       "src/apps/app-store.ts:1 imports 'redis': only channel/redis-connection.ts may load redis (an optional peer)",

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { type CheckOptions, type CheckReport, runCheck } from '../../src/check/run-check.js'
-import { type InjectedBug, rawView } from './fixtures/raw-view.js'
+import { FIXTURE_WAITS, type InjectedBug, rawView } from './fixtures/raw-view.js'
 
 let dir: string
 // The run's shared Chromium (duet check's own launch is covered by cli.e2e, which runs the command).
@@ -27,7 +27,7 @@ const reason = (report: CheckReport, id: string) => report.checks.find((c) => c.
 async function checkFixture(bug?: InjectedBug, options: Partial<CheckOptions> = {}): Promise<CheckReport> {
   const file = join(dir, `${bug ?? 'good'}.html`)
   writeFileSync(file, rawView(bug))
-  return runCheck({ viewFile: file, browser, ...options })
+  return runCheck({ viewFile: file, browser, ...FIXTURE_WAITS, ...options })
 }
 
 describe('duet check <view.html> with injected bugs', () => {

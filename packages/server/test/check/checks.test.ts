@@ -64,6 +64,16 @@ describe('capabilities', () => {
       )
     }
   })
+
+  it('refuses a judgement window that is not a positive integer, naming the option, before starting anything', async () => {
+    for (const option of ['settleMs', 'themeSettleMs', 'forgeWaitMs', 'afterTeardownMs'] as const) {
+      for (const value of [0, -1, Number.NaN, 2.5]) {
+        await expect(runCheck({ viewFile: '/nonexistent/view.html', [option]: value })).rejects.toThrow(
+          codedError('INVALID_OPTION', `${option} must be a positive integer, got ${value}`),
+        )
+      }
+    }
+  })
 })
 
 describe('command line', () => {

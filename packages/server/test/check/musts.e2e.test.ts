@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CheckReport, runCheck } from '../../src/check/run-check.js'
-import { type InjectedBug, rawView } from './fixtures/raw-view.js'
+import { FIXTURE_WAITS, type InjectedBug, rawView } from './fixtures/raw-view.js'
 
 let dir: string
 beforeAll(() => {
@@ -19,7 +19,7 @@ const reason = (report: CheckReport, id: string) => report.checks.find((c) => c.
 async function checkFixture(bug: InjectedBug): Promise<CheckReport> {
   const file = join(dir, `${bug}.html`)
   writeFileSync(file, rawView(bug))
-  return runCheck({ viewFile: file, timeoutMs: 90_000, stepTimeoutMs: 30_000 })
+  return runCheck({ viewFile: file, timeoutMs: 90_000, stepTimeoutMs: 30_000, ...FIXTURE_WAITS })
 }
 
 describe('duet check: the spec MUSTs a host observes', () => {

@@ -1,8 +1,6 @@
 // MCP Inspector 2.12.0 (npm, test/interop) as a second real host: it frames the forecast view with
 // ext-apps 2.0.4's AppBridge and advertises no updateModelContext, so the view must ask before it sends.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,30 +8,20 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../../../../test/support/browser.js'
-import { exampleView } from '../../../../test/support/built.js'
+import { freePort } from '../../../../test/support/ports.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import type { Listening } from '../../src/server/index.js'
+import { expectForecastCardWorks } from './forecast-card.js'
+import { type HostProcess, startForecast, startHost } from './host-process.js'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const INTEROP = here('../../../../test/interop/')
 const NODE22 = join(INTEROP, 'node_modules/.bin/node')
 const INSPECTOR = join(INTEROP, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
-const FORECAST_DIST = here('../../../../examples/forecast/dist/')
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
 
 let browser: Browser
 let forecast: Listening
-let inspector: ChildProcess
-let inspectorOut = ''
+let inspector: HostProcess | undefined
 let home: string
 let ui: number
 const token = randomBytes(24).toString('hex')
@@ -41,55 +29,37 @@ const token = randomBytes(24).toString('hex')
 beforeAll(async () => {
   if (!existsSync(INSPECTOR) || !existsSync(NODE22))
     throw new Error(`MCP Inspector is not installed: run npm ci --prefix test/interop (looked for ${INSPECTOR})`)
-  // The server reads its view from dist/index.html, as after `npm run build` in examples/forecast.
-  const html = exampleView('forecast')
-  mkdirSync(FORECAST_DIST, { recursive: true })
-  writeFileSync(join(FORECAST_DIST, 'index.html'), html)
-  // @ts-expect-error the example is JavaScript without declarations
-  const { createForecastServer } = await import('../../../../examples/forecast/server/server.js')
-  forecast = await createForecastServer().listen({ http: { port: 0, host: '127.0.0.1' }, handleSignals: false })
+  forecast = await startForecast()
 
   home = mkdtempSync(join(tmpdir(), 'duet-inspector-'))
-  ;[ui] = await Promise.all([freePort()])
   const [backend, sandbox] = [await freePort(), await freePort()]
-  inspector = spawn(NODE22, [INSPECTOR, '--web'], {
-    cwd: INTEROP,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      HOME: home,
-      HOST: '127.0.0.1',
-      CLIENT_PORT: String(ui),
-      SERVER_PORT: String(backend),
-      MCP_SANDBOX_PORT: String(sandbox),
-      MCP_AUTO_OPEN_ENABLED: 'false',
-      MCP_INSPECTOR_API_TOKEN: token,
-      MCP_INSPECTOR_SECRET_STORE: 'memory',
+  ui = await freePort()
+  inspector = await startHost(
+    'MCP Inspector',
+    NODE22,
+    [INSPECTOR, '--web'],
+    {
+      cwd: INTEROP,
+      env: {
+        ...process.env,
+        HOME: home,
+        HOST: '127.0.0.1',
+        CLIENT_PORT: String(ui),
+        SERVER_PORT: String(backend),
+        MCP_SANDBOX_PORT: String(sandbox),
+        MCP_AUTO_OPEN_ENABLED: 'false',
+        MCP_INSPECTOR_API_TOKEN: token,
+        MCP_INSPECTOR_SECRET_STORE: 'memory',
+      },
     },
-  })
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`MCP Inspector did not start in 60 s:\n${inspectorOut}`)), 60_000)
-    const hear = (chunk: Buffer) => {
-      inspectorOut += chunk
-      if (inspectorOut.includes('is up and running')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    }
-    inspector.stdout!.on('data', hear)
-    inspector.stderr!.on('data', hear)
-    inspector.once('exit', (code) => reject(new Error(`MCP Inspector exited (${code}):\n${inspectorOut}`)))
-  })
+    (output) => output.includes('is up and running'),
+  )
   browser = await launchBrowser()
 }, 120_000)
 
 afterAll(async () => {
   await browser?.close()
-  if (inspector && inspector.exitCode === null) {
-    const exited = new Promise((r) => inspector.once('exit', r))
-    inspector.kill('SIGTERM')
-    await exited
-  }
+  await inspector?.stop()
   await forecast?.close()
   if (home) rmSync(home, { recursive: true, force: true })
 })
@@ -116,17 +86,12 @@ describe('the forecast card in MCP Inspector 2.12.0', () => {
 
   it('works: picking a day marks it, refresh calls the tool again through the host', async () => {
     const view = page.frameLocator('iframe').first().frameLocator('iframe').first()
-    await view.locator('.day').nth(2).click()
-    await expect.poll(() => view.locator('.day').nth(2).getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true')
-    await view.locator('.refresh').click()
-    await expect.poll(() => view.locator('p[role=status]').textContent(), { timeout: 20_000 }).toBe('')
-    expect(await view.locator('.day').count()).toBe(5)
-    expect(await view.locator('[role=alert]').count()).toBe(0)
+    await expectForecastCardWorks(view)
     await page.screenshot({ path: `${SHOTS_DIR}/inspector-forecast.png`, fullPage: true })
   }, 60_000)
 
   it('logs no -32601 and no driver warning: the view sent nothing the host did not offer', () => {
-    const noise = [...logs, ...inspectorOut.split('\n')].filter((line) => /-32601|Method not found|\[duetkit\/mcp\]/.test(line))
+    const noise = [...logs, ...(inspector?.output() ?? '').split('\n')].filter((line) => /-32601|Method not found|\[duetkit\/mcp\]/.test(line))
     expect(noise).toEqual([])
   })
 })

@@ -4,9 +4,7 @@
 // work there. MCPJam runs headless: its server started without the browser-opening launcher, its cloud
 // URLs pointed at a dead loopback port, every non-loopback connection refused in its process (a
 // --require preload) and in Chromium (page.route).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,35 +12,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { launchBrowser } from '../../../../test/support/browser.js'
-import { exampleView } from '../../../../test/support/built.js'
+import { freePort } from '../../../../test/support/ports.js'
 import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import type { Listening } from '../../src/server/index.js'
 import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
 import type { AppServer } from '../../src/server/app-server.js'
+import { expectForecastCardWorks } from './forecast-card.js'
+import { type HostProcess, startForecast, startHost } from './host-process.js'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const MCPJAM_DIR = here('../../../../test/mcpjam/')
 const MCPJAM = join(MCPJAM_DIR, 'node_modules/@mcpjam/inspector')
 const LOOPBACK_ONLY = join(MCPJAM_DIR, 'loopback-only.cjs')
-const FORECAST_DIST = here('../../../../examples/forecast/dist/')
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
 
 let browser: Browser
 let page: Page
 let forecast: Listening
 let duet: AppServer
 let duetUrl: string
-let mcpjam: ChildProcess
-let mcpjamOut = ''
+let mcpjam: HostProcess | undefined
 let home: string
 let dataDir: string
 let ui: number
@@ -51,12 +39,7 @@ const logs: string[] = []
 beforeAll(async () => {
   if (!existsSync(join(MCPJAM, 'dist/server/index.js')))
     throw new Error(`MCPJam Inspector is not installed: run npm ci --prefix test/mcpjam (looked in ${MCPJAM})`)
-  const html = exampleView('forecast')
-  mkdirSync(FORECAST_DIST, { recursive: true })
-  writeFileSync(join(FORECAST_DIST, 'index.html'), html)
-  // @ts-expect-error the example is JavaScript without declarations
-  const { createForecastServer } = await import('../../../../examples/forecast/server/server.js')
-  forecast = await createForecastServer().listen({ http: { port: 0, host: '127.0.0.1' }, handleSignals: false })
+  forecast = await startForecast()
   dataDir = mkdtempSync(join(tmpdir(), 'duet-mcpjam-data-'))
   duet = await createAgentAppsServer({ dataDir })
   duetUrl = (await duet.listen({ http: { port: 0, host: '127.0.0.1' }, handleSignals: false })).url!
@@ -65,32 +48,24 @@ beforeAll(async () => {
   ui = await freePort()
   // Nothing listens there: MCPJam requires these URLs, and its guest mode works without them.
   const dead = `http://127.0.0.1:${await freePort()}`
-  mcpjam = spawn(process.execPath, ['--require', LOOPBACK_ONLY, 'dist/server/index.js'], {
-    cwd: MCPJAM,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      HOME: home,
-      NODE_ENV: 'production',
-      PORT: String(ui),
-      CONVEX_HTTP_URL: dead,
-      CONVEX_URL: dead,
-      MCP_CONFIG_DATA: JSON.stringify({ mcpServers: { forecast: { type: 'http', url: forecast.url }, duet: { type: 'http', url: duetUrl } } }),
+  mcpjam = await startHost(
+    'MCPJam',
+    process.execPath,
+    ['--require', LOOPBACK_ONLY, 'dist/server/index.js'],
+    {
+      cwd: MCPJAM,
+      env: {
+        ...process.env,
+        HOME: home,
+        NODE_ENV: 'production',
+        PORT: String(ui),
+        CONVEX_HTTP_URL: dead,
+        CONVEX_URL: dead,
+        MCP_CONFIG_DATA: JSON.stringify({ mcpServers: { forecast: { type: 'http', url: forecast.url }, duet: { type: 'http', url: duetUrl } } }),
+      },
     },
-  })
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`MCPJam did not start in 60 s:\n${mcpjamOut}`)), 60_000)
-    const hear = (chunk: Buffer) => {
-      mcpjamOut += chunk
-      if (mcpjamOut.includes(`127.0.0.1:${ui}`)) {
-        clearTimeout(timer)
-        resolve()
-      }
-    }
-    mcpjam.stdout!.on('data', hear)
-    mcpjam.stderr!.on('data', hear)
-    mcpjam.once('exit', (code) => reject(new Error(`MCPJam exited (${code}):\n${mcpjamOut}`)))
-  })
+    (output) => output.includes(`127.0.0.1:${ui}`),
+  )
   browser = await launchBrowser()
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage()
   // Its page reaches for fonts, analytics and its cloud: only loopback is let through.
@@ -104,11 +79,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  if (mcpjam && mcpjam.exitCode === null) {
-    const exited = new Promise((r) => mcpjam.once('exit', r))
-    mcpjam.kill('SIGTERM')
-    await exited
-  }
+  await mcpjam?.stop()
   await forecast?.close()
   await duet?.close()
   for (const dir of [home, dataDir]) if (dir) rmSync(dir, { recursive: true, force: true })
@@ -134,12 +105,7 @@ describe('MCPJam Inspector 1.0.24 renders Duet views through the Apps SDK dialec
     const view = await execute('forecast', 'get_forecast', { city: 'Oslo' })
     await expect.poll(() => view.locator('h1').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toBe('Forecast for Oslo')
     await expect.poll(() => view.locator('.day').count(), { timeout: 30_000 }).toBe(5)
-    await view.locator('.day').nth(2).click()
-    await expect.poll(() => view.locator('.day').nth(2).getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true')
-    await view.locator('.refresh').click()
-    await expect.poll(() => view.locator('p[role=status]').textContent(), { timeout: 20_000 }).toBe('')
-    expect(await view.locator('.day').count()).toBe(5)
-    expect(await view.locator('[role=alert]').count()).toBe(0)
+    await expectForecastCardWorks(view)
     await page.screenshot({ path: `${SHOTS_DIR}/mcpjam-forecast.png`, fullPage: true })
   }, 120_000)
 
