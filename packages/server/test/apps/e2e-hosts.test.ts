@@ -39,12 +39,12 @@ async function roundTrip(options: Strip) {
   if (options.stripStructured) expect(sent[0].data.params.structuredContent).toBeUndefined()
   if (options.stripMeta) expect(sent[0].data.params._meta).toBeUndefined()
   // The props came from the server (get_render), not from the stripped result.
-  await frame.waitForFunction(() => document.querySelector('.title')?.textContent === 'Ask me', undefined, { timeout: 20_000 })
+  await frame.waitForFunction(() => document.querySelector('.title')?.textContent === 'Ask me', undefined, { timeout: 45_000 })
   await frame.click('.send')
   const polled = (await stage.agent.callTool({ name: 'poll_agent_messages', arguments: { channel_id: channel, wait_seconds: 30 } })) as any
   expect(polled.structuredContent.messages).toMatchObject([{ event: 'ask', data: { q: 'why?' } }])
   await stage.agent.callTool({ name: 'notify_ui', arguments: { channel_id: channel, event: 'answer', data: { text: 'Because.' } } })
-  await frame.waitForFunction(() => document.querySelector('.answer')?.textContent === 'Because.', undefined, { timeout: 20_000 })
+  await frame.waitForFunction(() => document.querySelector('.answer')?.textContent === 'Because.', undefined, { timeout: 45_000 })
   return { result, host }
 }
 
