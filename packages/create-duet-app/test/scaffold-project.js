@@ -1,6 +1,7 @@
-// Scaffolds a JavaScript and a TypeScript project from this checkout, installs each once, and
-// checks what a user would: their own `npm test`, the server over HTTP and stdio with the MCP SDK
-// client, the ui:// resource, and the built view in Chromium under the official AppBridge.
+// What the scaffold e2e files share: scaffolds a project of one language from this checkout, installs
+// it once, and checks what a user would: their own `npm test`, the server over HTTP and stdio with the
+// MCP SDK client, the ui:// resource, and the built view in Chromium under the official AppBridge.
+// One file a language (scaffold-js, scaffold-ts), so the two installs run in parallel workers.
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,15 +16,15 @@ import { freePortPair } from '../../../test/support/ports.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
 import { SHOTS_DIR as SHOTS } from '../../../test/support/shots.ts'
-const INSTALL_TIMEOUT = 900_000
+export const INSTALL_TIMEOUT = 900_000
 
 // A clean environment: none of the npm_* variables of an enclosing `npm test`, and the npm cache
 // preferred, so the installs work offline when the cache has the packages.
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)))
+export const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)))
 env.npm_config_prefer_offline = 'true'
 
 /** Runs a command to its end; resolves with its exit code and everything it printed. */
-function run(command, args, cwd, extraEnv = {}) {
+export function run(command, args, cwd, extraEnv = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
@@ -132,23 +133,28 @@ async function exercise(client, dir, forecastModule) {
   return result
 }
 
-let root
-let browser
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'duet-scaffold-'))
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  if (root) rmSync(root, { recursive: true, force: true })
-})
-
 const LANGUAGES = [
   { language: 'js', label: 'JavaScript', flags: [], entry: 'server/server.js', forecast: 'server/forecast.js' },
   { language: 'ts', label: 'TypeScript', flags: ['--ts'], entry: 'build/server.js', forecast: 'build/forecast.js' },
 ]
 
-for (const { language, label, flags, entry, forecast } of LANGUAGES) {
+/**
+ * The scaffold suite for one language, in a fresh temporary folder with its own browser; returns the
+ * folder (read it inside a test or hook) so a file can add tests on what was scaffolded there.
+ */
+export function describeProject(language) {
+  const { label, flags, entry, forecast } = LANGUAGES.find((l) => l.language === language)
+  let root
+  let browser
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), `duet-scaffold-${language}-`))
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    if (root) rmSync(root, { recursive: true, force: true })
+  })
+
   describe(`a ${label} project`, () => {
     const name = `forecast-${language}`
     let dir
@@ -308,54 +314,5 @@ for (const { language, label, flags, entry, forecast } of LANGUAGES) {
       }
     })
   })
+  return () => root
 }
-
-// A view author installs duetkit alone: none of the server's weight (native builds, bundlers, Redis,
-// the MCP SDK, zod) may come with it.
-describe('a project that installs only duetkit', () => {
-  const FORBIDDEN = /^(better-sqlite3|esbuild|redis|zod|@modelcontextprotocol\/.*|@duetkit\/server)$/
-
-  /** Every installed package in `npm ls --all --json`'s tree: name → the chain of packages that pulled it in. */
-  function installed(tree, via = [], out = new Map()) {
-    for (const [name, node] of Object.entries(tree.dependencies ?? {})) {
-      // An unmet optional peer (vite, for duetkit/vite) is listed without a version: not installed.
-      if (!node.version) continue
-      out.set(name, [...via, name])
-      installed(node, [...via, name], out)
-    }
-    return out
-  }
-
-  it(
-    'has duetkit with xstream, snabbdom and their own small dependencies, and nothing of the server',
-    async () => {
-      const dir = join(root, 'duetkit-only')
-      mkdirSync(dir)
-      copyFileSync(join(root, 'forecast-js/vendor/duetkit-0.1.0.tgz'), join(dir, 'duetkit-0.1.0.tgz'))
-      writeFileSync(
-        join(dir, 'package.json'),
-        `${JSON.stringify({ name: 'duetkit-only', version: '1.0.0', private: true, dependencies: { duetkit: 'file:duetkit-0.1.0.tgz' } }, null, 2)}\n`,
-      )
-      // The scaffolded projects have put xstream and snabbdom in the npm cache; offline first, the registry only if not.
-      let install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund'], dir)
-      if (install.code !== 0) install = await run('npm', ['install', '--no-audit', '--no-fund'], dir)
-      expect(install.code, install.output).toBe(0)
-
-      // stdout alone: npm may warn on stderr, and the JSON must parse.
-      const ls = spawnSync('npm', ['ls', '--all', '--json'], { cwd: dir, env, encoding: 'utf8' })
-      expect(ls.status, ls.stderr).toBe(0)
-      const tree = JSON.parse(ls.stdout)
-      expect(Object.keys(tree.dependencies)).toEqual(['duetkit'])
-      const direct = Object.entries(tree.dependencies.duetkit.dependencies ?? {})
-        .filter(([, node]) => node.version)
-        .map(([name]) => name)
-      expect(direct.sort()).toEqual(['snabbdom', 'xstream'])
-      const all = installed(tree)
-      expect([...all.keys()].filter((name) => FORBIDDEN.test(name))).toEqual([])
-      // Everything else hangs off xstream or snabbdom (symbol-observable, globalthis and its shims).
-      expect([...all.values()].filter((chain) => chain.length > 2 && !['xstream', 'snabbdom'].includes(chain[1]))).toEqual([])
-      expect(all.size).toBeLessThan(20)
-    },
-    INSTALL_TIMEOUT,
-  )
-})
