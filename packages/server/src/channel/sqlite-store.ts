@@ -43,6 +43,9 @@ const TOUCH_EVERY_MS = 60_000
 // on a busy machine the writer can be descheduled between its WAL write and its commit for tens of ms, and
 // a single look at 5 ms then left the reader to CHANGE_POLL_MS (the 250 ms tail of a woken `duet wait`).
 const TRAILING_RINGS_MS = [5, 20, 60, 150]
+// The watcher outlives its last waiter this long: a server's polls come and go every few ms, and re-creating the
+// inotify watch, the change poll and the seen marks for each one cost more than keeping them.
+const WATCH_LINGER_MS = 10_000
 
 const OPEN = 0
 const CLOSED = 1
@@ -135,6 +138,9 @@ class SqliteChannelStore implements ChannelStore {
   private readonly setAsideListeners = new SetAsideListeners()
   private trailingRing: NodeJS.Timeout | undefined
   private changePoll: NodeJS.Timeout | undefined
+  private unwatch: NodeJS.Timeout | undefined
+  // SQLite's count of commits by other connections at the last change check (own commits leave it alone).
+  private seenVersion: number | undefined
   // The newest message and close this process has looked at: a change check reads only what came after.
   private seenMessage = 0
   private seenClose = 0
@@ -146,6 +152,8 @@ class SqliteChannelStore implements ChannelStore {
   ) {
     this.bell = new Bell({
       onFirst: () => {
+        clearTimeout(this.unwatch)
+        if (this.stopWatching) return
         this.markSeen()
         this.stopWatching = watchDirectory(
           dir,
@@ -156,9 +164,9 @@ class SqliteChannelStore implements ChannelStore {
         this.changePoll.unref()
       },
       onLast: () => {
-        this.stopWatching?.()
-        this.stopWatching = undefined
-        clearInterval(this.changePoll)
+        clearTimeout(this.unwatch)
+        this.unwatch = setTimeout(() => this.stopWatch(), WATCH_LINGER_MS)
+        this.unwatch.unref()
       },
     })
     const bump = [0, 1].map((d) =>
@@ -197,6 +205,7 @@ class SqliteChannelStore implements ChannelStore {
       newestMessage: db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM messages`),
       newCloses: db.prepare(`SELECT seq, channel FROM closes WHERE seq > ?`),
       newestClose: db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM closes`),
+      dataVersion: db.prepare('PRAGMA data_version'),
       idle: db.prepare(`SELECT id FROM channels WHERE state = ${OPEN} AND touched_at < ?`),
       forget: db.prepare(`DELETE FROM channels WHERE state != ${OPEN} AND touched_at < ?`),
     }
@@ -287,8 +296,28 @@ class SqliteChannelStore implements ChannelStore {
     look(0)
   }
 
+  private stopWatch(): void {
+    this.stopWatching?.()
+    this.stopWatching = undefined
+    clearInterval(this.changePoll)
+    clearTimeout(this.unwatch)
+  }
+
+  /**
+   * Whether another connection (another process, or another store on the same file) committed since the last
+   * look. Every write of this store's own also fires the WAL watcher, and its waiters were already rung by
+   * the write itself: without this check each of them cost five change scans (the event and its trailing looks).
+   */
+  private othersWrote(): boolean {
+    const version = (this.stmt.dataVersion.get() as { data_version: number }).data_version
+    if (version === this.seenVersion) return false
+    this.seenVersion = version
+    return true
+  }
+
   private markSeen(): void {
     try {
+      this.seenVersion = (this.stmt.dataVersion.get() as { data_version: number }).data_version
       this.seenMessage = (this.stmt.newestMessage.get() as { seq: number }).seq
       this.seenClose = (this.stmt.newestClose.get() as { seq: number }).seq
     } catch {
@@ -305,6 +334,7 @@ class SqliteChannelStore implements ChannelStore {
     let messages: Array<{ channel: string; dir: number }>
     let closes: Array<{ seq: number; channel: string }>
     try {
+      if (!this.othersWrote()) return
       const newest = (this.stmt.newestMessage.get() as { seq: number }).seq
       messages = newest > this.seenMessage ? (this.stmt.newMessages.all(this.seenMessage) as typeof messages) : []
       this.seenMessage = Math.max(this.seenMessage, newest)
@@ -549,9 +579,8 @@ class SqliteChannelStore implements ChannelStore {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.stopSweeper()
-    this.stopWatching?.()
+    this.stopWatch()
     clearTimeout(this.trailingRing)
-    clearInterval(this.changePoll)
     this.disposed = true
     this.bell.ringAll()
     this.db.close()
