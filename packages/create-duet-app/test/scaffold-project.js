@@ -2,8 +2,8 @@
 // it once, and checks what a user would: their own `npm test`, the server over HTTP and stdio with the
 // MCP SDK client, the ui:// resource, and the built view in Chromium under the official AppBridge.
 // One file a language (scaffold-js, scaffold-ts), so the two installs run in parallel workers.
-import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
