@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main, parseArgs } from '../src/cli.js'
 import { checkProjectName } from '../src/project-name.js'
+import { runToEnd } from '../../../test/support/run-to-end.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
 
@@ -18,19 +19,7 @@ afterEach(() => rmSync(cwd, { recursive: true, force: true }))
 
 /** Runs bin.js as a process with no terminal: stdin is an empty pipe. */
 function runBin(args, env = {}, at = cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: at, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => {
-      stdout += c
-    })
-    child.stderr.on('data', (c) => {
-      stderr += c
-    })
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return runToEnd(process.execPath, [BIN, ...args], { cwd: at, env: { ...process.env, ...env }, stdin: '' })
 }
 
 /** main() with in-memory streams; `answers` are typed lines, then the input ends. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
 import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
+import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 let bin: string
 let store: ChannelStore
@@ -21,17 +22,8 @@ afterAll(async () => {
   data.remove()
 })
 
-function notify(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'notify', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(stdin ?? '')
-  })
+function notify(args: string[], stdin?: string): Promise<Ended> {
+  return runToEnd(process.execPath, [bin, 'notify', ...args], { stdin: stdin ?? '' })
 }
 
 describe('duet notify', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
 import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
+import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 let bin: string
 let store: ChannelStore
@@ -19,17 +20,8 @@ afterAll(async () => {
   data.remove()
 })
 
-function wait(args: string[], onStart?: () => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'wait', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('error', reject)
-    child.on('spawn', () => onStart?.())
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
+function wait(args: string[], onStart?: () => void): Promise<Ended> {
+  return runToEnd(process.execPath, [bin, 'wait', ...args], { onSpawn: onStart })
 }
 
 describe('duet wait', () => {

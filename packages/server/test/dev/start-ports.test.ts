@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 // `npm start` (scripts/start.js) and the forecast server it starts, when a port they need is taken.
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
@@ -26,23 +26,8 @@ async function freePort(): Promise<number> {
   }
 }
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => {
-      stdout += c
-    })
-    child.stderr.on('data', (c) => {
-      stderr += c
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+function run(args: string[], env: Record<string, string>): Promise<Ended> {
+  return runToEnd(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, killAfterMs: 20_000 })
 }
 
 afterEach(async () => {

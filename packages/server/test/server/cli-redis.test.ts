@@ -5,6 +5,7 @@ import { openChannelStore } from '../../src/channel/index.js'
 import { openAppStore } from '../../src/apps/index.js'
 import { freePort, startRedis } from '../channel/redis-server.js'
 import { builtDuetCli } from '../../../../test/support/built.js'
+import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 // `--redis-url`, else DUET_REDIS_URL, for `duet serve` and `duet wait`: the flag wins, bad values are refused up front.
 let bin: string
@@ -17,16 +18,8 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DUET_REDIS_URL: '', ...env } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
+function run(args: string[], env: Record<string, string> = {}): Promise<Ended> {
+  return runToEnd(process.execPath, [bin, ...args], { env: { ...process.env, DUET_REDIS_URL: '', ...env } })
 }
 
 describe('choosing Redis on the command line', () => {

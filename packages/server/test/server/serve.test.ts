@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { builtDuetCli } from '../../../../test/support/built.js'
+import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 let bin: string
 let dataDir: string
@@ -18,16 +19,8 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
+function run(args: string[]): Promise<Ended> {
+  return runToEnd(process.execPath, [bin, ...args])
 }
 
 function exited(child: ChildProcess): Promise<number | string> {
