@@ -1,17 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 
-/** A free loopback TCP port (asked of the OS, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
+// The one free-port helper of the tests, re-exported for the Redis tests that import it from here.
+export { freePort } from '../../../../test/support/ports.js'
+import { freePort } from '../../../../test/support/ports.js'
 
 /**
  * Starts a throwaway `redis-server` on a loopback port (free, unless given), without persistence unless `dir`

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort, freePortPair } from '../../../../test/support/ports.js'
 import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 // `npm start` (scripts/start.js) and the forecast server it starts, when a port they need is taken.
@@ -15,17 +16,6 @@ async function takePort(): Promise<number> {
   return (server.address() as { port: number }).port
 }
 
-/** A port that was free a moment ago (and its neighbour, for duet dev's sandbox). */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const port = (server.address() as { port: number }).port
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-    if (port < 65535) return port
-  }
-}
-
 function run(args: string[], env: Record<string, string>): Promise<Ended> {
   return runToEnd(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, killAfterMs: 20_000 })
 }
@@ -37,7 +27,7 @@ afterEach(async () => {
 describe('npm start with its ports taken', { timeout: 30_000 }, () => {
   it('exits 1 with one line naming the port and the variable, before building anything', async () => {
     const taken = await takePort()
-    const r = await run(['scripts/start.js'], { PORT: String(taken), DUET_SERVE_PORT: String(await freePort()), DUET_DEV_PORT: String(await freePort()) })
+    const r = await run(['scripts/start.js'], { PORT: String(taken), DUET_SERVE_PORT: String(await freePort()), DUET_DEV_PORT: String(await freePortPair()) })
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(`start: port ${taken} (the forecast server) is in use; stop what holds it or set PORT to another port\n`)
     expect(r.stdout).not.toContain('building')
