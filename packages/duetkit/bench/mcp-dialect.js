@@ -1,13 +1,15 @@
 // npm run bench:mcp (second part) — what the OpenAI Apps SDK dialect costs a view that never meets
 // such a host: the forecast card and the minimal view built as one HTML file (vite +
-// vite-plugin-singlefile), once as shipped and once with the driver's window.openai adapter
-// (src/mcp/openai-host.ts, imported by driver-core) swapped for a stub that finds no such host. Prints each size, the
-// difference and "met" / "NOT met" against the goal; asserts nothing.
+// vite-plugin-singlefile), once as shipped and once with the driver's look-up of an Apps SDK host
+// (src/mcp/apps-sdk-host.ts, imported by driver-core) swapped for a stub that finds no such host. The
+// adapter itself is not in a view: the server puts it in the Apps SDK twin, whose extra weight is
+// printed too. Prints each size, the difference and "met" / "NOT met" against the goal; asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
 import { duet } from '../dist/build/index.js'
+import { appsSdkAdapterScript } from '../dist/protocol/index.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 // At most about one kilobyte gzip more for a view that never meets an Apps SDK host.
@@ -24,7 +26,7 @@ const withoutDialect = {
   name: 'duet-bench-no-dialect',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (source === './openai-host.js' && importer && /[\\/]mcp[\\/]driver-core\.js$/.test(importer)) return STUB
+    if (source === './apps-sdk-host.js' && importer && /[\\/]mcp[\\/]driver-core\.js$/.test(importer)) return STUB
     return undefined
   },
 }
@@ -54,3 +56,8 @@ for (const view of VIEWS) {
     `${view.name.padEnd(12)}${`${kb(shipped)} gzip`.padEnd(16)}${`${kb(anchor)} gzip`.padEnd(20)}${kb(diff)} gzip, ${diff} B (${diff <= GOAL_BYTES ? 'met' : 'NOT met'})`,
   )
 }
+
+// What an Apps SDK host receives on top of the view: the adapter script in the twin's head.
+const script = `<script>${appsSdkAdapterScript()}</script>`
+const added = gzipSync(await buildView(VIEWS[1].root, false) + script, { level: 9 }).length - gzipSync(await buildView(VIEWS[1].root, false), { level: 9 }).length
+console.log(`the Apps SDK twin carries the adapter script: ${script.length} B, ${kb(added)} gzip more for the forecast's twin (information, no goal)`)

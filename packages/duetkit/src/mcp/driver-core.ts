@@ -4,7 +4,8 @@ import { startAutoResize } from './auto-resize.js'
 import { DuetError, type ErrorCode } from '../protocol/errors.js'
 import type { McpFeature, McpFeatureParts } from './feature.js'
 import { RpcError, isObject, type JsonObject } from './json-rpc.js'
-import { bridgeOf, callOpenAiExtra, openAiHost } from './openai-host.js'
+import type { OpenAiExtra } from '../protocol/apps-sdk-adapter.js'
+import { appsSdkHost } from './apps-sdk-host.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
 import { toOutgoing, toolErrorText, type SinkTranslator } from './sinks.js'
 import { createSourceHub, type McpSource, type McpSourceTypes } from './sources.js'
@@ -99,8 +100,10 @@ const errorReply = (err: unknown, request: unknown): McpErrorReply => ({
 export function createMcpDriver(options: McpCoreOptions, features: readonly McpFeature[]): Driver<McpSource> {
   return function mcpAppDriver(sink$: Stream<unknown>, context: DriverContext): McpSource {
     const win = options.window ?? (typeof window === 'undefined' ? undefined : window)
-    // An Apps SDK page (the server's twin of the view) talks through window.openai instead (openai-host.ts).
-    const host = options.host === undefined ? (openAiHost(win) ?? defaultHost(win)) : options.host
+    // An Apps SDK page (the server's twin of the view) talks through window.openai instead: the twin's
+    // script presents it as a host (protocol/apps-sdk-adapter.ts), so no view carries that code.
+    const twin = options.host === undefined ? appsSdkHost(win) : undefined
+    const host = options.host === undefined ? (twin ?? defaultHost(win)) : options.host
     const hub = createSourceHub()
     const cleanups: Array<() => void> = []
     let hostContext: JsonObject = {}
@@ -121,7 +124,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
     }
 
     const client = createProtocolClient({
-      window: (bridgeOf(host) ? host : (win ?? { addEventListener() {}, removeEventListener() {} })) as MessageWindow,
+      window: (twin ?? win ?? { addEventListener() {}, removeEventListener() {} }) as MessageWindow,
       host,
       timeoutMs,
       onNotification(method, params) {
@@ -174,7 +177,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
           app: context.app,
           win,
           hasHost: host !== null,
-          bridged: bridgeOf(host) !== undefined,
+          bridged: twin !== undefined,
           timeoutMs,
           callTool: (name, args) => client.request('tools/call', { name, arguments: args }),
           notify: (method, params) => client.notify(method, params),
@@ -218,7 +221,15 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
       let method: string | undefined
       try {
         // ChatGPT-only extras (window.openai's uploadFile, requestModal, requestCheckout): UNSUPPORTED elsewhere.
-        if (isObject(sink) && 'openai' in sink) return void reply(sink, 'ok', await callOpenAiExtra(host, sink.openai, sink.args))
+        if (isObject(sink) && 'openai' in sink) {
+          const name = String(sink.openai)
+          method = `openai/${name}`
+          // The twin's handshake lists the extras its window.openai has.
+          if (twin) await client.connect(handshakeParams)
+          if (!twin || !isObject(hostCapabilities?.openai) || !(name in hostCapabilities.openai))
+            throw new DuetError('UNSUPPORTED', `window.openai.${name} is not available in this host`, { method })
+          return void reply(sink, 'ok', await twin.openai(name as OpenAiExtra, sink.args))
+        }
         const own = isObject(sink) ? Object.keys(handlers).find((k) => k in sink) : undefined
         if (own !== undefined) {
           const s = sink as JsonObject

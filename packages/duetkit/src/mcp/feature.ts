@@ -13,7 +13,7 @@ export interface McpFeatureContext {
   win: (Window & typeof globalThis) | undefined
   /** False when the view is not framed by a host. */
   hasHost: boolean
-  /** True when the host is `window.openai` (an Apps SDK host), reached through the adapter of openai-host.ts. */
+  /** True when the host is `window.openai` (an Apps SDK host), presented as a host by the script of the server's Apps SDK twin (protocol/apps-sdk-adapter.ts). */
   bridged: boolean
   /** How long a request may wait for the host (the driver's `timeoutMs`). */
   timeoutMs: number

@@ -45,7 +45,7 @@ export { agentChannel, channelOfResult, CHANNEL_META_KEY, withAgentChannel } fro
 export { toolErrorText } from './sinks.js'
 export type { AgentChannelFactory, AgentMessage, AgentNotification, ChannelLink, ChannelLinkOptions } from './channel.js'
 export type { HostWindow } from './protocol-client.js'
-export type { OpenAiBridge, OpenAiExtra } from './openai-host.js'
+export type { OpenAiBridge, OpenAiExtra } from '../protocol/apps-sdk-adapter.js'
 export { DuetError, ErrorCodes, isDuetError } from '../protocol/errors.js'
 export type { ErrorCode, ErrorData } from '../protocol/errors.js'
 export { RpcError, RpcCode } from './json-rpc.js'

@@ -15,7 +15,7 @@ import type {
   ReadResourceResult,
 } from './host-types.js'
 import type { OutputOf } from './sources.js'
-import type { OpenAiExtra } from './openai-host.js'
+import type { OpenAiExtra } from '../protocol/apps-sdk-adapter.js'
 
 // A sink value and what its replies carry: `'~ok'`/`'~error'` are type-only keys the runtime reads
 // to let `ok`/`error` name only actions that accept the reply.

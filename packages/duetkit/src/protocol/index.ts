@@ -1,6 +1,6 @@
 /**
  * What the view and the server share, with no dependencies: channel ids and keys, JSON helpers, the error base and its codes, the host capability each
- * view request needs, log levels.
+ * view request needs, log levels, and the script that presents an Apps SDK host (`window.openai`) to a view.
  *
  * @module duetkit/protocol
  */
@@ -14,3 +14,5 @@ export type { HostCapabilityKey } from './host-capabilities.js'
 export { LOG_LEVELS, isLogLevel } from './log-level.js'
 export type { LogLevel } from './log-level.js'
 export type { ToolSignature, ToolSignatures, TypedTools, ToolsOf } from './tools.js'
+export { APPS_SDK_HOST_GLOBAL, appsSdkAdapterScript } from './apps-sdk-adapter.js'
+export type { AppsSdkHost, OpenAiBridge, OpenAiExtra } from './apps-sdk-adapter.js'

@@ -4,6 +4,8 @@
 // requestDisplayMode, setWidgetState, notifyIntrinsicHeight) and, where asked, the ChatGPT-only ones
 // (uploadFile, requestModal, requestCheckout). Globals change with an `openai:set_globals` window event
 // whose `detail.globals` holds what changed, as the host sends it.
+import { appsSdkAdapterScript } from 'duetkit/protocol'
+
 type Json = Record<string, any>
 
 export interface Emulation {
@@ -69,10 +71,10 @@ export function emulateOpenAi(
   return emulation
 }
 
-/** Marks the document as the server's Apps SDK twin of a view. */
+/**
+ * Makes the page the server's Apps SDK twin of a view: runs the very script the server puts in the
+ * twin's head (`appsSdkAdapterScript`, from its source text), with `doc`'s window as `window`.
+ */
 export function markTwin(doc: Document): void {
-  const meta = doc.createElement('meta')
-  meta.name = 'duet-dialect'
-  meta.content = 'openai'
-  doc.head.append(meta)
+  new Function('window', appsSdkAdapterScript())(doc.defaultView)
 }

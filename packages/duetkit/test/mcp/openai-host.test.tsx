@@ -11,6 +11,7 @@ const cleanups: Array<() => void> = []
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c()
   delete (window as unknown as { openai?: unknown }).openai
+  delete (window as unknown as { duetAppsSdkHost?: unknown }).duetAppsSdkHost
   document.head.innerHTML = ''
   document.body.innerHTML = ''
   document.documentElement.removeAttribute('data-theme')

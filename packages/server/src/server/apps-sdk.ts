@@ -1,27 +1,28 @@
 // The OpenAI Apps SDK dialect of an app tool, served beside its MCP Apps form: hosts that speak only
 // that dialect (ChatGPT's older path, MCPJam Inspector 1.0) read `_meta["openai/outputTemplate"]` and
 // render a `text/html+skybridge` resource whose page talks through `window.openai`. The twin carries
-// the same HTML plus a marker, so duetkit's driver knows to use `window.openai` there and the MCP
-// Apps bridge everywhere else.
+// the same HTML plus duetkit's adapter script, which presents `window.openai` to the view's driver as
+// an MCP Apps host; the view itself carries none of it, so only the twin pays for the dialect.
 import type { McpServer } from '@modelcontextprotocol/server'
+import { appsSdkAdapterScript } from 'duetkit/protocol'
 import type { ResolvedView } from './app-tool.js'
 import { invalidOption } from './errors.js'
 
 /** The MIME type Apps SDK hosts render. */
 export const SKYBRIDGE_MIME_TYPE = 'text/html+skybridge'
-/** The marker the twin's page carries; duetkit's driver reads it (`duetkit/mcp` openai host). */
-export const DIALECT_MARKER = '<meta name="duet-dialect" content="openai">'
+/** What the twin's page starts with: the adapter, a plain script, so it has run before the view's module script. */
+export const DIALECT_SCRIPT = `<script>${appsSdkAdapterScript()}</script>`
 
 /** The twin's URI: the view's, under `openai/` on the same `ui://` authority. */
 export function twinUri(uri: string): string {
   return uri.replace(/^ui:\/\/([^/]+)\//, 'ui://$1/openai/')
 }
 
-/** The view's HTML with the dialect marker as the first thing in its head. */
+/** The view's HTML with the adapter script as the first thing in its head. */
 export function twinHtml(html: string): string {
   const head = /<head[^>]*>/i.exec(html)
-  if (head) return html.slice(0, head.index + head[0].length) + DIALECT_MARKER + html.slice(head.index + head[0].length)
-  return DIALECT_MARKER + html
+  if (head) return html.slice(0, head.index + head[0].length) + DIALECT_SCRIPT + html.slice(head.index + head[0].length)
+  return DIALECT_SCRIPT + html
 }
 
 /** Checks the short status texts Apps SDK hosts show while and after a tool runs (at most 64 characters). */

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { Client } from '@modelcontextprotocol/client'
+import { appsSdkAdapterScript } from 'duetkit/protocol'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { createAppServer, type AppServer } from '../../src/server/app-server.js'
 import { createAgentAppsServer } from '../../src/apps/agent-apps-server.js'
@@ -60,7 +61,8 @@ describe('the Apps SDK dialect of app tools', () => {
     const twin = await client.readResource({ uri: 'ui://cards/openai/card.html' })
     const content = twin.contents[0] as { mimeType: string; text: string; _meta: Record<string, unknown> }
     expect(content.mimeType).toBe('text/html+skybridge')
-    expect(content.text).toBe(VIEW.replace('<head>', '<head><meta name="duet-dialect" content="openai">'))
+    // The view's HTML with duetkit's adapter script first in its head, and nothing else changed.
+    expect(content.text).toBe(VIEW.replace('<head>', `<head><script>${appsSdkAdapterScript()}</script>`))
     expect(content._meta).toEqual({
       'openai/widgetDescription': 'Shows a card',
       'openai/widgetCSP': { connect_domains: ['https://api.example.com'], resource_domains: [] },
@@ -95,6 +97,6 @@ describe('the Apps SDK dialect of app tools', () => {
     for (const name of ['display_ui_to_user', 'display_component'])
       expect(tools.find((t) => t.name === name)!._meta?.['openai/outputTemplate']).toBe('ui://duet/openai/display.html')
     const twin = await client.readResource({ uri: 'ui://duet/openai/display.html' })
-    expect((twin.contents[0] as { text: string }).text).toContain('<meta name="duet-dialect" content="openai">')
+    expect((twin.contents[0] as { text: string }).text).toContain(`<script>${appsSdkAdapterScript()}</script>`)
   })
 })
