@@ -4,6 +4,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { DuetError } from 'duetkit/protocol'
 import type { ServerState } from './server-state.js'
 
+// How long one connect attempt (handshake and tools/list) may take. Without it an attempt that reached a
+// server as it went away waits out the SDK's 60 s request timeout, and no retry starts meanwhile.
+const ATTEMPT_TIMEOUT_MS = 15_000
+
 export type { ServerState } from './server-state.js'
 
 /** Where an MCP server lives: an HTTP endpoint, or a program `duet dev` spawns and talks to over stdio. */
@@ -183,12 +187,12 @@ export class ServerConnection {
     const transport = this.transport()
     client.onerror = () => {}
     try {
-      await client.connect(transport)
+      await client.connect(transport, { timeout: ATTEMPT_TIMEOUT_MS })
       this.traceTransport(transport)
       client.setNotificationHandler('notifications/message', (n) => {
         this.emit({ type: 'log', server: this.id, source: 'server', level: n.params.level, data: n.params.data })
       })
-      const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' })
+      const { tools } = await client.listTools(undefined, { cacheMode: 'bypass', timeout: ATTEMPT_TIMEOUT_MS })
       if (this.closed || attempt !== this.attempts) {
         await client.close()
         return

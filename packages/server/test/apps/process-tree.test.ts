@@ -5,8 +5,9 @@ import { isRunning, processTree, residentBytes, treeResidentBytes } from '../../
 
 describe('process tree', () => {
   it('lists a process with its children, sums their resident memory, and sees a killed child gone', async () => {
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
-    await new Promise((resolve) => child.once('spawn', resolve))
+    // Once it prints, the child runs node (at 'spawn' it may not have loaded yet, and holds under 1 MB).
+    const child = spawn(process.execPath, ['-e', "console.log('up'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'ignore'] })
+    await new Promise((resolve) => child.stdout!.once('data', resolve))
     const pid = child.pid!
     expect(processTree(process.pid)).toEqual(expect.arrayContaining([process.pid, pid]))
     expect(processTree(process.pid)[0]).toBe(process.pid)
