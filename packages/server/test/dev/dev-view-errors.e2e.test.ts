@@ -71,7 +71,9 @@ describe('view errors in the duet dev Logs panel', { timeout: 120_000 }, () => {
     viewPath = join(dir, 'view.html')
     writeFileSync(viewPath, rawView(''))
     fixture = await startFixtureServer({ viewPath, csp: { connectDomains: ['https://allowed.example.com'] } })
-    dev = await startDevServer({ servers: [{ kind: 'http', url: fixture.url }], port: 0, pollMs: 300 })
+    // No resource watch during these tests: each one rewrites the view file, and a watch tick between the
+    // write and the call would reload the app on show too, running the view twice (two floods, say).
+    dev = await startDevServer({ servers: [{ kind: 'http', url: fixture.url }], port: 0, pollMs: 600_000 })
     browser = await launchBrowser()
     page = await openDevPage(browser, dev.url)
   })
