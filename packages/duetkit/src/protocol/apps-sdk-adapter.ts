@@ -124,8 +124,21 @@ function installAppsSdkHost(win: AdapterWindow): void {
             await new Promise((r) => setTimeout(r, 1000))
             args = { ...args, wait_ms: 0 }
           }
-          // One call at a time from this view, for the same reason.
-          const call = calls.then(() => bridge.callTool!(p.name as string, args))
+          // One call at a time from this view, for the same reason. MCPJam Inspector 1.0 runs one tool call
+          // at a time for its whole page, so a call may still meet another view's or the Inspector's own:
+          // it refuses it ("Another execution is already in progress", HTTP 409) without running it, so the
+          // call is tried again shortly, for up to ten seconds. Any other failure is the call's answer.
+          const run = async () => {
+            for (let tries = 1; ; tries++) {
+              try {
+                return await bridge.callTool!(p.name as string, args)
+              } catch (err) {
+                if (tries >= 40 || !/already in progress/i.test(String((err as Error | undefined)?.message))) throw err
+                await new Promise((r) => setTimeout(r, 250))
+              }
+            }
+          }
+          const call = calls.then(run)
           calls = call.catch(() => {})
           return asToolResult(await call)
         }

@@ -157,6 +157,37 @@ describe('window.openai as the host', () => {
     ])
   })
 
+  it("tries a call again while the host says another one is in progress (MCPJam's 409), and only then", async () => {
+    markTwin(document)
+    let refusals = 2
+    const emulation = emulateOpenAi(
+      window,
+      {},
+      {
+        tools: {
+          // What MCPJam Inspector 1.0 answers while any other tool call of its page runs: nothing was run.
+          busy: () => {
+            if (refusals-- > 0) throw new Error('Another execution is already in progress')
+            return { content: [], structuredContent: { ran: true } }
+          },
+          broken: () => {
+            throw new Error('the tool failed')
+          },
+        },
+      },
+    )
+    const { h } = start()
+    const busy = sinkValue({ callTool: 'busy', ok: 'OK', error: 'ERR' })
+    h.send(busy.value)
+    expect((await busy.replied).data).toMatchObject({ structuredContent: { ran: true } })
+    expect(emulation.calls.filter(([, args]) => args[0] === 'busy')).toHaveLength(3)
+    // Any other failure is the call's answer: not run again.
+    const broken = sinkValue({ callTool: 'broken', ok: 'OK', error: 'ERR' })
+    h.send(broken.value)
+    expect((await broken.replied).data.error).toMatch(/the tool failed/)
+    expect(emulation.calls.filter(([, args]) => args[0] === 'broken')).toHaveLength(1)
+  })
+
   it('ChatGPT-only calls run where window.openai has them and are UNSUPPORTED elsewhere', async () => {
     markTwin(document)
     const emulation = emulateOpenAi(window, {}, { extras: true })

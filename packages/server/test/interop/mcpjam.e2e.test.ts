@@ -100,6 +100,19 @@ async function execute(server: string, tool: string, fields: Record<string, stri
   return page.frameLocator('iframe').first()
 }
 
+/** Awaits `wait`; when it fails, the error also says what the widget shows and what the page logged last. */
+async function explained(view: FrameLocator, wait: Promise<unknown>): Promise<void> {
+  try {
+    await wait
+  } catch (err) {
+    const shown = await view
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(no frame)')
+    throw new Error(`${(err as Error).message}\nthe widget shows: ${shown.slice(0, 500)}\nthe page's last logs:\n${logs.slice(-20).join('\n')}`)
+  }
+}
+
 describe('MCPJam Inspector 1.0.24 renders Duet views through the Apps SDK dialect', () => {
   it('the forecast card: renders, picks a day, refreshes through window.openai.callTool', async () => {
     const view = await execute('forecast', 'get_forecast', { city: 'Oslo' })
@@ -121,7 +134,7 @@ describe('MCPJam Inspector 1.0.24 renders Duet views through the Apps SDK dialec
       `<h2>Round trip</h2><p id="ch">no channel</p><button id="go" onclick="${ping}">Ping the agent</button><p id="sent"></p><p id="got">waiting</p>` +
       `<img alt="" width="1" height="1" src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" onload="${start}">`
     const view = await execute('duet', 'display_ui_to_user', { html: fragment })
-    await expect.poll(() => view.locator('#ch').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toMatch(/^ch_/)
+    await explained(view, expect.poll(() => view.locator('#ch').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toMatch(/^ch_/))
     const channelId = (await view.locator('#ch').textContent())!
     await view.locator('#go').click()
     await expect.poll(() => view.locator('#sent').textContent(), { timeout: 20_000 }).toBe('sent')
@@ -148,7 +161,7 @@ describe('MCPJam Inspector 1.0.24 renders Duet views through the Apps SDK dialec
       'Hello.model = { RESULT: (state, r) => ({ ...state, ch: r.structuredContent.channel_id }), HEARD: (state, m) => ({ ...state, text: "agent said " + m.event }) }',
     ].join(';\n')
     const view = await execute('duet', 'display_component', { source })
-    await expect.poll(() => view.locator('.hello').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toBe('component ready')
+    await explained(view, expect.poll(() => view.locator('.hello').textContent({ timeout: 30_000 }), { timeout: 60_000 }).toBe('component ready'))
     await expect.poll(() => view.locator('.ch').textContent(), { timeout: 30_000 }).toMatch(/^ch_/)
     const channelId = (await view.locator('.ch').textContent())!
     const agent = new Client({ name: 'agent', version: '1' })
