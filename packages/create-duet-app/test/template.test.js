@@ -107,9 +107,12 @@ describe('the mcp-app template', () => {
 describe('examples/forecast', () => {
   it("is exactly the template's JavaScript output for the name forecast, but for allowScripts", () => {
     const files = renderTemplate({ template: 'mcp-app', language: 'js', name: 'forecast' })
-    // A project's install-script policy belongs at its root; in this workspace that is the repository's.
+    // A project's install-script policy belongs at its root; in this workspace that is the repository's,
+    // which allows what the project's does (and better-sqlite3, the repository's own optional dependency).
     const pkg = JSON.parse(files.get('package.json'))
-    expect(pkg.allowScripts).toEqual(JSON.parse(readFileSync(join(EXAMPLE, '../../package.json'), 'utf8')).allowScripts)
+    const root = JSON.parse(readFileSync(join(EXAMPLE, '../../package.json'), 'utf8')).allowScripts
+    expect(pkg.allowScripts).toEqual({ esbuild: true })
+    expect(root).toEqual({ ...pkg.allowScripts, 'better-sqlite3': true })
     delete pkg.allowScripts
     files.set('package.json', `${JSON.stringify(pkg, null, 2)}\n`)
     // Build output and installed packages are not part of the source.

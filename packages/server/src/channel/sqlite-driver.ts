@@ -5,13 +5,12 @@ import { DuetError } from 'duetkit/protocol'
  * The one door to SQLite for the channel store and the agent-apps store. Both are written against the
  * small part of better-sqlite3's API below; two drivers provide it:
  *
- * - `better-sqlite3`: the native package, an optional peer of @duetkit/server (@duetkit/cli brings it). The
- *   default when it is installed.
- * - `node`: Node's built-in `node:sqlite` (22.13 and later), no native addon to install or build: used when
- *   better-sqlite3 is not installed, or when asked for (`DUET_SQLITE_DRIVER=node`). As fast, but the
- *   crash-recovery test hung with it in some runs (README, "SQLite driver"), so it is not yet the default.
+ * - `node`: Node's built-in `node:sqlite` (22.13 and later), no native addon to install or build: the
+ *   default wherever this Node has it.
+ * - `better-sqlite3`: the native package, an optional peer of @duetkit/server: used on a Node without
+ *   `node:sqlite`, or when asked for (`DUET_SQLITE_DRIVER=better-sqlite3`).
  *
- * The README's "SQLite driver" section gives the measurements behind the default.
+ * docs/dependencies.md ("SQLite driver") gives the measurements behind the default.
  */
 
 /** A value SQLite can bind: numbers, strings, bigints, bytes, null; an object binds `@name` parameters. */
@@ -48,10 +47,10 @@ export const SQLITE_DRIVER_ENV = 'DUET_SQLITE_DRIVER'
 const require = createRequire(import.meta.url)
 const DEFAULT_BUSY_MS = 5000
 
-/** The driver `openSqlite` uses: the environment's choice, else better-sqlite3 when it is installed, else `node`. */
+/** The driver `openSqlite` uses: the environment's choice, else `node` where this Node has `node:sqlite`, else better-sqlite3. */
 export function sqliteDriverName(env: NodeJS.ProcessEnv = process.env): SqliteDriverName {
   const asked = env[SQLITE_DRIVER_ENV]
-  if (asked === undefined || asked === '') return betterSqlite3Loads() || !nodeSqlite() ? 'better-sqlite3' : 'node'
+  if (asked === undefined || asked === '') return nodeSqlite() ? 'node' : 'better-sqlite3'
   if (asked !== 'node' && asked !== 'better-sqlite3')
     throw new DuetError('INVALID_OPTION', `${SQLITE_DRIVER_ENV} must be 'node' or 'better-sqlite3', got '${asked}'.`, { option: SQLITE_DRIVER_ENV })
   return asked
@@ -105,11 +104,18 @@ interface NodeSqliteModule {
 let builtIn: NodeSqliteModule | null | undefined
 function nodeSqlite(): NodeSqliteModule | null {
   if (builtIn === undefined) {
+    // Node 22 emits "SQLite is an experimental feature" as it loads the module (Node 24 does not): a line on
+    // every `duet serve`'s stderr about a choice made here on purpose, so that one warning is held back.
+    const emitWarning = process.emitWarning
+    process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+      if (!/SQLite is an experimental feature/.test(String(warning))) (emitWarning as (...a: unknown[]) => void).call(process, warning, ...rest)
+    }) as typeof process.emitWarning
     try {
-      // Node 22 prints an ExperimentalWarning once on this load; Node 24 does not.
       builtIn = require('node:sqlite') as NodeSqliteModule
     } catch {
       builtIn = null
+    } finally {
+      process.emitWarning = emitWarning
     }
   }
   return builtIn
@@ -117,21 +123,6 @@ function nodeSqlite(): NodeSqliteModule | null {
 
 type BetterSqlite3 = new (file: string, options: { readonly: boolean }) => unknown
 
-let betterLoads: boolean | undefined
-/** Whether better-sqlite3 is installed and built for this Node (its addon loads). */
-function betterSqlite3Loads(): boolean {
-  if (betterLoads === undefined) {
-    try {
-      // Its addon loads at the first open, so open one: a copy built for another Node fails here, not later.
-      const Database = require('better-sqlite3') as new (file: string) => { close(): void }
-      new Database(':memory:').close()
-      betterLoads = true
-    } catch {
-      betterLoads = false
-    }
-  }
-  return betterLoads
-}
 function loadBetterSqlite3(): BetterSqlite3 {
   try {
     return require('better-sqlite3') as BetterSqlite3
@@ -139,7 +130,7 @@ function loadBetterSqlite3(): BetterSqlite3 {
     if ((err as { code?: unknown }).code !== 'MODULE_NOT_FOUND' || !/'better-sqlite3'/.test((err as Error).message)) throw err
     throw new DuetError(
       'STORE_UNAVAILABLE',
-      `The SQLite store needs the package better-sqlite3, which is not installed: run \`npm install better-sqlite3\` in your project (or, on Node 22.13 or later, set ${SQLITE_DRIVER_ENV}=node to use node:sqlite).`,
+      `The SQLite store needs the package better-sqlite3, which is not installed: run \`npm install better-sqlite3\` in your project, or use node:sqlite, which needs nothing installed (Node 22.13 or later, ${SQLITE_DRIVER_ENV} unset).`,
       { package: 'better-sqlite3' },
       { cause: err },
     )
