@@ -182,6 +182,8 @@ export function describeProject(language) {
         expect(lstatSync(join(dir, 'node_modules', installed)).isSymbolicLink()).toBe(false)
         expect(lstatSync(join(dir, 'node_modules', installed, 'dist/index.js')).isFile()).toBe(true)
       }
+      // No native addon to build: the CLI's SQLite stores run on node:sqlite, and better-sqlite3 is an optional peer.
+      expect(existsSync(join(dir, 'node_modules/better-sqlite3'))).toBe(false)
       // The server's own `duetkit@^0.1.0` is the vendored duetkit, not a copy from the registry.
       expect(existsSync(join(dir, 'node_modules/@duetkit/server/node_modules/duetkit'))).toBe(false)
       const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'))

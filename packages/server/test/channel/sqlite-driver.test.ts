@@ -1,4 +1,4 @@
-// The SQLite driver module: better-sqlite3 (the default when installed) and node:sqlite (from Node 22.13) give
+// The SQLite driver module: node:sqlite (from Node 22.13, the default there) and better-sqlite3 (before, or when asked) give
 // the stores the same statements, rows, pragmas and transaction rules. Each driver this Node can load is
 // tested; node:sqlite must be loadable on 22.13 and later, and at least one driver always is.
 import { mkdtempSync, rmSync } from 'node:fs'
