@@ -1,12 +1,10 @@
 import { DuetError } from '../protocol/errors.js'
 import type { PersistHandle } from '../runtime/driver.js'
 import type { McpFeature } from './feature.js'
+import { VIEW_STATE_TOOL, VIEW_UUID_META_KEY } from '../protocol/view-state.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 
-/** The `_meta` key of an app tool result naming the view instance (the MCP Apps "persisting view state" pattern). */
-export const VIEW_UUID_META_KEY = 'viewUUID'
-/** The app-only tool of `@duetkit/server` that keeps a state where the sandbox has no `localStorage`. */
-export const VIEW_STATE_TOOL = 'duet_view_state'
+export { VIEW_STATE_TOOL, VIEW_UUID_META_KEY }
 
 const KEY_PREFIX = 'duet:view-state:'
 

@@ -5,7 +5,8 @@
 // driver calls when it starts; it answers undefined where `window.openai` is missing.
 //
 // The function below is sent as its own source text (`appsSdkAdapterScript`), so it must stand alone:
-// nothing from outside its body, no imports, nothing a compiler would add a helper for.
+// nothing from outside its body but its arguments, nothing a compiler would add a helper for.
+import { VIEW_STATE_TOOL } from './view-state.js'
 
 /** The global the twin's script defines and the driver calls. */
 export const APPS_SDK_HOST_GLOBAL = 'duetAppsSdkHost'
@@ -50,18 +51,20 @@ type Json = Record<string, unknown>
 type Listener = (event: { data: Json; source: unknown }) => void
 interface AdapterWindow {
   openai?: OpenAiBridge
-  duetAppsSdkHost?: () => AppsSdkHost | undefined
   addEventListener(type: string, listener: () => void): void
   removeEventListener(type: string, listener: () => void): void
 }
 
-function installAppsSdkHost(win: AdapterWindow): void {
-  // The extras the adapter passes on, and the tool `App.persist` keeps its state through (view-state.ts).
+/**
+ * Defines `win[hostGlobal]()`. `viewStateTool` is the tool `App.persist` keeps its state through
+ * (view-state.ts), which the adapter answers from the host's widget state instead.
+ */
+function installAppsSdkHost(win: AdapterWindow & Record<string, unknown>, hostGlobal: string, viewStateTool: string): void {
+  // The extras the adapter passes on.
   const EXTRAS = ['uploadFile', 'requestModal', 'requestCheckout'] as const
-  const VIEW_STATE_TOOL = 'duet_view_state'
   const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-  win.duetAppsSdkHost = () => {
+  win[hostGlobal] = (): AppsSdkHost | undefined => {
     if (!isObject(win.openai)) return undefined
     const bridge: OpenAiBridge = win.openai
     const listeners = new Set<Listener>()
@@ -116,7 +119,7 @@ function installAppsSdkHost(win: AdapterWindow): void {
           return { protocolVersion: p.protocolVersion, hostInfo: { name: 'openai' }, hostCapabilities: caps, hostContext: context() }
         }
         case 'tools/call': {
-          if (p.name === VIEW_STATE_TOOL) return widgetState(p.arguments as Json)
+          if (p.name === viewStateTool) return widgetState(p.arguments as Json)
           let args = p.arguments as Json
           // Some Apps SDK hosts run one widget tool call at a time (MCPJam answers a second one 409), so a
           // channel's long poll would hold every other call: here it is a short poll, once a second.
@@ -191,5 +194,5 @@ function installAppsSdkHost(win: AdapterWindow): void {
  * Apps SDK twin; a plain `<script>`, so it has run before the view's module script starts the driver.
  */
 export function appsSdkAdapterScript(): string {
-  return `(${installAppsSdkHost.toString()})(window);`
+  return `(${installAppsSdkHost.toString()})(window, ${JSON.stringify(APPS_SDK_HOST_GLOBAL)}, ${JSON.stringify(VIEW_STATE_TOOL)});`
 }

@@ -309,15 +309,19 @@ class SqliteChannelStore implements ChannelStore {
    * the write itself: without this check each of them cost five change scans (the event and its trailing looks).
    */
   private othersWrote(): boolean {
-    const version = (this.stmt.dataVersion.get() as { data_version: number }).data_version
+    const version = this.dataVersion()
     if (version === this.seenVersion) return false
     this.seenVersion = version
     return true
   }
 
+  private dataVersion(): number {
+    return (this.stmt.dataVersion.get() as { data_version: number }).data_version
+  }
+
   private markSeen(): void {
     try {
-      this.seenVersion = (this.stmt.dataVersion.get() as { data_version: number }).data_version
+      this.seenVersion = this.dataVersion()
       this.seenMessage = (this.stmt.newestMessage.get() as { seq: number }).seq
       this.seenClose = (this.stmt.newestClose.get() as { seq: number }).seq
     } catch {

@@ -1,21 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server'
+import { VIEW_STATE_TOOL, VIEW_UUID_META_KEY } from 'duetkit/protocol'
 import * as z from 'zod'
 import { DuetError, invalidOption } from './errors.js'
 import { BoundedMap } from './bounded-map.js'
 import { callerOf, type SubjectContext, subjectOf } from './subject.js'
 import { guarded } from './tool-error.js'
 
-/**
- * The `_meta` key an app tool's result carries its view instance id under: the MCP Apps "persisting
- * view state" pattern (ext-apps docs/patterns.md) names it `viewUUID`, so views written for the
- * official SDK find it too. Each tool call gets a fresh one; a host re-mounting the same result
- * replays the same one.
- */
-export const VIEW_UUID_META_KEY = 'viewUUID'
-
-/** The app-only tool a view keeps its state through where its sandbox has no `localStorage`. */
-export const VIEW_STATE_TOOL = 'duet_view_state'
+// The wire names, one copy for both sides (duetkit/protocol).
+export { VIEW_STATE_TOOL, VIEW_UUID_META_KEY }
 
 /** Where kept view states live. Values are JSON texts already checked for size. */
 export interface ViewStateStore {
