@@ -47,7 +47,8 @@ async function sizes() {
   console.log(
     `    with duetkit/vite's shims: ${kb(aliased.length)} KB min, ${kb(aliasedGz)} KB gzip (goal: ${aliasedGz / 1024 <= SIZE_GOAL_KB ? 'met' : 'NOT met'})`,
   )
-  console.log(`    snabbdom only:         ${kb(deps.length)} KB min, ${kb(depsGz)} KB gzip (Duet's own share: ${kb(appGz - depsGz)} KB gzip)`)
+  // The app carries no snabbdom code (Duet patches with its own); snabbdom's patcher is printed for scale.
+  console.log(`    snabbdom's patcher, not in the app: ${kb(deps.length)} KB min, ${kb(depsGz)} KB gzip`)
 }
 
 const median = (xs) => {

@@ -12,7 +12,7 @@ Counter.model = { INC: (n) => n + 1, DEC: (n) => n - 1 }
 run(Counter, {})
 `
 
-/** The floor the size is judged against: the snabbdom pieces the runtime uses (its streams are its own). */
+/** For scale: snabbdom's patcher with the modules Duet used with it, which Duet's own patcher (dom/patch.ts) replaced. */
 export const DEPS_ONLY = `
 import { init } from 'snabbdom/build/init.js'
 import { classModule } from 'snabbdom/build/modules/class.js'

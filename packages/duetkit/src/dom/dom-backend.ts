@@ -1,17 +1,13 @@
-import { init } from 'snabbdom/build/init.js'
-import { classModule } from 'snabbdom/build/modules/class.js'
-import { attributesModule } from 'snabbdom/build/modules/attributes.js'
 import type { VNode } from 'snabbdom'
 import type { DomBackend } from '../runtime/core.js'
 import { DuetError } from '../runtime/errors.js'
 import { adoptSvg } from '../jsx/svg.js'
 import { createDelegator, type PathNode } from './delegate.js'
-import { propsModule, scopeModule, styleModule } from './modules.js'
+import { ELEMENT_UPDATES } from './modules.js'
+import { createPatcher } from './patch.js'
 import { createDomSource } from './source.js'
 
-// Deep imports: snabbdom's barrel also loads its style module, which reads `window` at load time.
-// Only the modules the JSX runtime produces data for (no dataset: `data` props become attributes).
-const patch = init([classModule, propsModule, attributesModule, styleModule, scopeModule])
+const patch = createPatcher(ELEMENT_UPDATES)
 
 /**
  * Renders into `container` (its children are replaced) and delegates events from it: one capture

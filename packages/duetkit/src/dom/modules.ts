@@ -1,12 +1,8 @@
-import type { Module, VNode } from 'snabbdom'
+import type { VNode } from 'snabbdom'
+import type { ElementUpdate } from './patch.js'
 
 /** Records the owning component instance on its root element, for scoped event delegation. */
-export const scopeModule: Module = {
-  create: setScope,
-  update: setScope,
-}
-
-function setScope(_old: VNode, vnode: VNode): void {
+export function setScope(_old: VNode, vnode: VNode): void {
   const scope = vnode.data?.scope
   const elm = vnode.elm as any
   if (scope !== undefined) elm.__duetScope = scope
@@ -18,14 +14,9 @@ function setScope(_old: VNode, vnode: VNode): void {
  * the value a fresh element of the same tag has (`disabled` → false, `className` → ''), so the
  * DOM never keeps a value the view no longer asks for.
  */
-export const propsModule: Module = {
-  create: updateProps,
-  update: updateProps,
-}
-
 const pristine = new Map<string, any>()
 
-function updateProps(old: VNode, vnode: VNode): void {
+export function updateProps(old: VNode, vnode: VNode): void {
   const prev = old.data?.props
   const next = vnode.data?.props
   if (prev === next) return
@@ -48,16 +39,8 @@ function updateProps(old: VNode, vnode: VNode): void {
   }
 }
 
-/**
- * Inline styles. snabbdom's own style module reads `window` when it loads, which breaks Node
- * (renderComponent, server rendering), and its transition hooks are not needed here.
- */
-export const styleModule: Module = {
-  create: updateStyle,
-  update: updateStyle,
-}
-
-function updateStyle(old: VNode, vnode: VNode): void {
+/** Inline styles: camelCase names as properties, `--custom` ones through setProperty. */
+export function updateStyle(old: VNode, vnode: VNode): void {
   const prev = (old.data?.style ?? {}) as Record<string, string>
   const next = (vnode.data?.style ?? {}) as Record<string, string>
   if (prev === next) return
@@ -69,3 +52,41 @@ function updateStyle(old: VNode, vnode: VNode): void {
     else (style as any)[name] = next[name]
   }
 }
+
+/** `class={{ name: on }}` toggles: a name that was on and is gone from the object is taken off. */
+export function updateClass(old: VNode, vnode: VNode): void {
+  const prev = old.data?.class ?? {}
+  const next = vnode.data?.class ?? {}
+  if (prev === next) return
+  const list = (vnode.elm as Element).classList
+  for (const name in prev) if (prev[name] && !Object.hasOwn(next, name)) list.remove(name)
+  for (const name in next) if (next[name] !== prev[name]) list.toggle(name, !!next[name])
+}
+
+// Attributes whose prefix names a namespace: `xlink:href` on SVG, `xml:lang`, `xmlns:xlink`.
+const NAMESPACES: Record<string, string> = {
+  xlink: 'http://www.w3.org/1999/xlink',
+  xml: 'http://www.w3.org/XML/1998/namespace',
+  xmlns: 'http://www.w3.org/2000/xmlns/',
+}
+
+/** Attributes: `true` is the empty attribute, `false` removes it, anything else is written as text. */
+export function updateAttrs(old: VNode, vnode: VNode): void {
+  const prev = old.data?.attrs ?? {}
+  const next = vnode.data?.attrs ?? {}
+  if (prev === next) return
+  const elm = vnode.elm as Element
+  for (const name in next) {
+    const value = next[name]
+    if (value === prev[name]) continue
+    const prefix = name.slice(0, name.indexOf(':'))
+    const ns = Object.hasOwn(NAMESPACES, prefix) ? NAMESPACES[prefix] : undefined
+    if (value === false) elm.removeAttribute(name)
+    else if (ns) elm.setAttributeNS(ns, name, value === true ? '' : (value as string))
+    else elm.setAttribute(name, value === true ? '' : (value as string))
+  }
+  for (const name in prev) if (!(name in next)) elm.removeAttribute(name)
+}
+
+/** What every element gets on creation and on each patch, in this order. */
+export const ELEMENT_UPDATES: readonly ElementUpdate[] = [updateClass, updateProps, updateAttrs, updateStyle, setScope]

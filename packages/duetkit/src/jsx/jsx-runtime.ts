@@ -70,7 +70,7 @@ function element(tag: string, props: Record<string, any>, kids: VNode[], key: un
     }
   }
   const vnode: VNode = { sel: tag, data, children: kids, elm: undefined, text: undefined, key: key as any }
-  // One text child is stored as `text`, snabbdom's cheapest form to create and patch.
+  // One text child is stored as `text`, the cheapest form to create and patch (dom/patch.ts).
   if (kids.length === 1 && kids[0].sel === undefined && kids[0].text !== undefined) {
     vnode.text = kids[0].text
     vnode.children = undefined

@@ -33,7 +33,7 @@ export interface Walk {
 /**
  * Renders an instance and, recursively, the child components and Collections in its view. An
  * instance whose state (by reference) and props (shallowly) are unchanged, and that got no
- * children, returns its previous vnode: snabbdom skips an identical vnode without diffing it, so a
+ * children, returns its previous vnode: the patcher skips an identical vnode without diffing it, so a
  * long Collection where one item changed costs one item's render and patch.
  */
 export function renderInstance(ctx: RenderContext, inst: Instance, state: unknown): VNode {

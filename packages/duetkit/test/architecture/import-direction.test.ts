@@ -90,8 +90,8 @@ describe('duetkit/src imports one way', () => {
   })
 })
 
-// docs/architecture.md: duetkit's streams are its own (runtime/stream.ts); of xstream it takes only the
-// types, so a view bundles none of xstream's code.
+// docs/architecture.md: duetkit's streams are its own (runtime/stream.ts) and so is its DOM patcher
+// (dom/patch.ts); of xstream and snabbdom it takes only the types, so a view bundles none of their code.
 /** The lines of `text` that load `pkg` at run time: any import or export but `import type`/`export type`, `import()`, `require()`. */
 function valueImportLines(pkg: string, fileName: string, text: string): number[] {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
@@ -114,14 +114,16 @@ function valueImportLines(pkg: string, fileName: string, text: string): number[]
   return lines
 }
 
-describe("duetkit/src takes only xstream's types", () => {
-  it('no file in src/ loads xstream as a value', () => {
-    const src = join(packageDir, 'src')
-    const found = sourceFiles(src).flatMap((file) =>
-      valueImportLines('xstream', file, readFileSync(file, 'utf8')).map((line) => `src/${relative(src, file)}:${line}`),
-    )
-    expect(found).toEqual([])
-  })
+describe("duetkit/src takes only xstream's and snabbdom's types", () => {
+  for (const pkg of ['xstream', 'snabbdom']) {
+    it(`no file in src/ loads ${pkg} as a value`, () => {
+      const src = join(packageDir, 'src')
+      const found = sourceFiles(src).flatMap((file) =>
+        valueImportLines(pkg, file, readFileSync(file, 'utf8')).map((line) => `src/${relative(src, file)}:${line}`),
+      )
+      expect(found).toEqual([])
+    })
+  }
 
   it('tells a value import of xstream from a type-only one', () => {
     const text = [
