@@ -24,7 +24,9 @@ const same = (a: VNode, b: VNode) => a.key === b.key && a.sel === b.sel
  * `create`, `insert`, `prepatch`, `update`, `postpatch`, `destroy`, `remove`) at the same moments.
  * What Duet's vnodes never carry is left out (`#id.class` selectors, comments, fragments, module
  * hooks other than create and update), which is why it is a fraction of snabbdom's size in a view.
- * test/dom/patch.test.ts runs both on the same random edits and compares DOM and hook calls.
+ * One thing differs on purpose: a key given twice in one list (a view's mistake) never breaks the
+ * patch, where snabbdom can throw or give one element to two vnodes. test/dom/patch.test.ts runs both
+ * on the same random edits and compares DOM, kept nodes and hook calls.
  */
 export function createPatcher(updates: readonly ElementUpdate[]): Patch {
   let inserted: VNode[] = []
@@ -87,6 +89,10 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
     let ns = 0
     let ne = kids.length - 1
     let byKey: Record<PropertyKey, number> | undefined
+    // An old child a key names, unless it was used already. With unique keys that never happens; a key
+    // given twice could name one already matched (snabbdom then throws or gives one element to two
+    // vnodes), and the new child is made instead.
+    const unused = (i: number | undefined) => (i !== undefined && i >= os && i <= oe && old[i] ? i : undefined)
     while (os <= oe && ns <= ne) {
       const a = old[os]
       const b = old[oe]
@@ -122,11 +128,11 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
             if (key !== undefined) byKey[key] = i
           }
         }
-        const at = byKey[c.key!]
+        const at = unused(byKey[c.key!])
         if (at === undefined) {
           parent.insertBefore(create(c), a.elm!)
           ns++
-        } else if (byKey[d.key!] === undefined) {
+        } else if (unused(byKey[d.key!]) === undefined) {
           parent.insertBefore(create(d), b.elm!.nextSibling)
           ne--
         } else {

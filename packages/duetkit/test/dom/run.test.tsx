@@ -172,6 +172,26 @@ describe('run() on a real DOM', () => {
     expect(button.classList.contains('active')).toBe(true)
   })
 
+
+  // snabbdom, which duetkit patched with before, threw on this edit ("Cannot read properties of undefined").
+  it('keeps rendering a list whose items share a key, through reorders', async () => {
+    const probe = flushProbe()
+    const List: Component<{ names: string[] }> = ({ state }) => (
+      <ul>
+        {state.names.map((name, i) => (
+          <li key={name}>{`${name}${i}`}</li>
+        ))}
+      </ul>
+    )
+    List.initialState = { names: ['a', 'a', 'b', 'a'] }
+    List.intent = ({ DOM }) => ({ NEXT: DOM.click('ul') })
+    List.model = { NEXT: () => ({ names: ['a', 'b', 'a', 'b'] }) }
+    app = run(List, { PROBE: probe.driver })
+    expect(root.querySelector('ul')!.textContent).toBe('a0a1b2a3')
+    click(root.querySelector('ul'))
+    await probe.next()
+    expect(Array.from(root.querySelectorAll('li'), (li) => li.textContent)).toEqual(['a0', 'b1', 'a2', 'b3'])
+  })
   it('logs once and drops values sent to a sink that has no driver', async () => {
     const logged: unknown[][] = []
     const original = console.error
