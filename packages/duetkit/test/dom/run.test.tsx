@@ -172,7 +172,6 @@ describe('run() on a real DOM', () => {
     expect(button.classList.contains('active')).toBe(true)
   })
 
-
   // snabbdom, which duetkit patched with before, threw on this edit ("Cannot read properties of undefined").
   it('keeps rendering a list whose items share a key, through reorders', async () => {
     const probe = flushProbe()
