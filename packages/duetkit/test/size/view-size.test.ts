@@ -18,6 +18,14 @@ describe('the views stay within their size budgets (size-budget.json)', () => {
     })
   }
 
+  it('measures a view as `vite build` makes it for users (production JSX), whatever NODE_ENV the tests run with', async () => {
+    expect(process.env.NODE_ENV).toBe('test')
+    const html = await buildView('minimal')
+    // A development build of JSX carries the source file's name into the bundle; a production one does not.
+    expect(html).not.toContain('main.jsx')
+    expect(process.env.NODE_ENV).toBe('test')
+  })
+
   it('fails a deliberately grown view, with the figures', async () => {
     const plain = await buildView('forecast')
     // 1.5 KB of random bytes as base64 cannot be compressed away: the view grows by about 1.5 KB gzipped.

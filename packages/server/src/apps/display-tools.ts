@@ -16,6 +16,7 @@ import { shellHtml, SHELL_URI } from './display-shell.js'
 import type { RenderInput } from './render-store.js'
 import type { LoadAppHook } from './saved-app-tools.js'
 import type { SavedApp } from './saved-apps.js'
+import { CHANNEL_SENTENCE } from './shell/channel-in-text.js'
 import { HTML_META_KEY } from './shell/globals.js'
 import { MovedApps, type MovedApp } from './moved-apps.js'
 import { guarded } from '../server/tool-error.js'
@@ -79,7 +80,7 @@ const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/
  */
 function shownText(lead: string, channelId: string, storeFlag: string, waitKey = channelId): string {
   return (
-    `${lead} Its channel is ${channelId} (fresh for this render; an older copy of the app keeps its own).\n` +
+    `${lead} ${CHANNEL_SENTENCE} ${channelId} (fresh for this render; an older copy of the app keeps its own).\n` +
     'To hear from the app, either:\n' +
     `- run \`duet wait ${waitKey}${storeFlag}\` as a background command; it exits as soon as the app has written (at once if it already has). Then call poll_agent_messages({ "channel_id": "${channelId}" }), or\n` +
     `- stay in your turn: poll_agent_messages({ "channel_id": "${channelId}", "wait_seconds": ${SUGGESTED_WAIT_SECONDS} }) returns as soon as the app writes; call it again if it comes back empty.\n` +

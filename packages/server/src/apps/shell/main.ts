@@ -8,6 +8,7 @@ import { agentChannel, channelOfResult, toolErrorText, type AgentChannelFactory 
 import { isObject, type JsonObject } from 'duetkit/protocol'
 import type { Component } from 'duetkit'
 import { createShellApi } from './api.js'
+import { channelInText } from './channel-in-text.js'
 import { showFragment, runScript } from './fragment.js'
 import { COMPONENT_SCRIPT_NAME, HTML_META_KEY, MOUNT_GLOBAL, SHARED_MODULES_GLOBAL } from './globals.js'
 import { createSharedDriver } from './shared-driver.js'
@@ -17,17 +18,15 @@ const root = document.getElementById('duet-root')!
 const status = document.getElementById('duet-status')!
 const problem = document.getElementById('duet-error')!
 
-// The display tools name the channel in their text too ("Its channel is <id>"): a host that drops both
-// structuredContent and _meta still passes the text on, so the channel is read from there last.
-const CHANNEL_IN_TEXT = /\bIts channel is ([A-Za-z0-9_-]{1,64})\b/
-
+// The result's channel, where a host left it; from the tool's text when the host dropped both
+// structuredContent and _meta.
 function channelOf(result: JsonObject): string | undefined {
   const named = channelOfResult(result)
   if (named) return named
   const blocks = Array.isArray(result.content) ? result.content : []
   for (const block of blocks) {
-    const match = isObject(block) && typeof block.text === 'string' ? CHANNEL_IN_TEXT.exec(block.text) : null
-    if (match) return match[1]
+    const id = isObject(block) && typeof block.text === 'string' ? channelInText(block.text) : undefined
+    if (id) return id
   }
   return undefined
 }
