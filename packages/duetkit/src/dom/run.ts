@@ -54,12 +54,7 @@ export function run<C extends AnyComponent>(
   })
   return {
     app: rt.app,
-    dispatch(action: string, ...[data]: unknown[]) {
-      if (rt.disposed) return Promise.reject(new DuetError('DISPOSED', `run: the app was disposed; ${action} was not dispatched`))
-      const done = rt.nextFlush()
-      rt.dispatch(action, data)
-      return done
-    },
+    dispatch: (action: string, ...[data]: unknown[]) => rt.dispatch(action, data),
     dispose: () => rt.dispose(),
   }
 }

@@ -1,4 +1,4 @@
-import { Stream } from '../runtime/stream.js'
+import { createStream, type Stream } from '../runtime/stream.js'
 import type { Delegator } from './delegate.js'
 
 /** Options of `DOM.select(sel).events(type, options)`. */
@@ -79,7 +79,7 @@ export function createDomSource(delegator: Delegator, scope: string, check?: (se
       return {
         events(type: string, options?: EventsOptions) {
           let remove: (() => void) | undefined
-          const stream = Stream.create<any>({
+          const stream = createStream<any>({
             start(l: { next(v: any): void }) {
               remove = delegator.add({
                 scope,
@@ -118,7 +118,8 @@ function enrich<E>(stream: Stream<any>): DomEventStream<E> {
   s.checked = () => stream.map((e) => !!(e.ownerTarget ?? e.target)?.checked)
   s.data = <T>(name: string, fn?: (v: string | undefined) => T) =>
     stream.map((e) => {
-      const v = dataOf(e, name)
+      const found = datasetOf(e)
+      const v = Object.hasOwn(found, name) ? found[name] : undefined
       return (fn ? fn(v) : v) as T
     })
   s.dataset = () => stream.map((e) => datasetOf(e))
@@ -138,13 +139,4 @@ function datasetOf(event: any): Record<string, string> {
     if (el === event.ownerTarget) break
   }
   return out
-}
-
-function dataOf(event: any, name: string): string | undefined {
-  for (let el = event.target; el; el = el.parentElement) {
-    const v = el.dataset?.[name]
-    if (v !== undefined) return v
-    if (el === event.ownerTarget) break
-  }
-  return undefined
 }

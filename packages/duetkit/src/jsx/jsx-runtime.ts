@@ -38,12 +38,15 @@ export function Fragment(props: { children?: unknown }): VNode[] {
   return normalizeChildren(props.children)
 }
 
+// `onClick`, `onInput`…: a handler prop, which Duet does not have (`one`, `only` are ordinary props).
+const INLINE_HANDLER = /^on[A-Z]/
+
 function element(tag: string, props: Record<string, any>, kids: VNode[], key: unknown): VNode {
   const data: VNodeData = {}
   for (const name in props) {
     const value = props[name]
     if (name === 'key') continue
-    if (name.length > 2 && name[0] === 'o' && name[1] === 'n' && name[2] >= 'A' && name[2] <= 'Z') {
+    if (INLINE_HANDLER.test(name)) {
       throw new DuetError('INLINE_HANDLER', `<${tag} ${name}>: no inline handlers; read events in the intent: DOM.${name.slice(2).toLowerCase()}('selector')`)
     }
     if (name === 'className' || (name === 'class' && typeof value === 'string')) {

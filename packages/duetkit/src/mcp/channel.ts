@@ -1,4 +1,4 @@
-import { Stream } from '../runtime/stream.js'
+import { createStream, type Stream } from '../runtime/stream.js'
 import { DuetError } from '../protocol/errors.js'
 import { isObject, type JsonObject } from './json-rpc.js'
 import type { McpFeature } from './feature.js'
@@ -186,7 +186,7 @@ function createChannelLink(fixed: string | undefined, options: ChannelLinkOption
     },
     messages() {
       let listener: ((message: AgentMessage) => void) | undefined
-      return Stream.create<AgentMessage>({
+      return createStream<AgentMessage>({
         start(out) {
           if (stopped) return out.complete()
           listener = (message) => out.next(message)

@@ -4,7 +4,6 @@ import { startAutoResize } from './auto-resize.js'
 import { DuetError, type ErrorCode } from '../protocol/errors.js'
 import type { McpFeature, McpFeatureParts } from './feature.js'
 import { RpcError, isObject, type JsonObject } from './json-rpc.js'
-import type { OpenAiExtra } from '../protocol/apps-sdk-adapter.js'
 import { appsSdkHost } from './apps-sdk-host.js'
 import { createProtocolClient, type HostWindow, type MessageWindow } from './protocol-client.js'
 import { toOutgoing, toolErrorText, type SinkTranslator } from './sinks.js'
@@ -76,14 +75,8 @@ export function checkCoreOptions(o: McpCoreOptions): void {
     failOption('timeoutMs', 'must be a positive number of milliseconds (Infinity for none)')
 }
 
-function defaultHost(win: (Window & typeof globalThis) | undefined): HostWindow | null {
-  if (!win) return null
-  try {
-    return win.parent && win.parent !== win ? win.parent : null
-  } catch {
-    return null
-  }
-}
+// A framed view's host is its parent (reading `parent` is allowed across origins); a top-level page has none.
+const defaultHost = (win: (Window & typeof globalThis) | undefined): HostWindow | null => (win?.parent && win.parent !== win ? win.parent : null)
 
 const errorReply = (err: unknown, request: unknown): McpErrorReply => ({
   error: err instanceof Error ? err.message : String(err),
@@ -177,11 +170,12 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
           app: context.app,
           win,
           hasHost: host !== null,
-          bridged: twin !== undefined,
+          appsSdk: twin,
           timeoutMs,
           callTool: (name, args) => client.request('tools/call', { name, arguments: args }),
           notify: (method, params) => client.notify(method, params),
           connected: () => client.connected,
+          handshake: () => client.connect(handshakeParams),
           hostCapabilities: () => hostCapabilities,
           hostContext: () => hostContext,
         }),
@@ -220,16 +214,6 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
     async function handle(sink: unknown) {
       let method: string | undefined
       try {
-        // ChatGPT-only extras (window.openai's uploadFile, requestModal, requestCheckout): UNSUPPORTED elsewhere.
-        if (isObject(sink) && 'openai' in sink) {
-          const name = String(sink.openai)
-          method = `openai/${name}`
-          // The twin's handshake lists the extras its window.openai has.
-          if (twin) await client.connect(handshakeParams)
-          if (!twin || !isObject(hostCapabilities?.openai) || !(name in hostCapabilities.openai))
-            throw new DuetError('UNSUPPORTED', `window.openai.${name} is not available in this host`, { method })
-          return void reply(sink, 'ok', await twin.openai(name as OpenAiExtra, sink.args))
-        }
         const own = isObject(sink) ? Object.keys(handlers).find((k) => k in sink) : undefined
         if (own !== undefined) {
           const s = sink as JsonObject
@@ -259,14 +243,16 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
         reply(sink, 'ok', out.answer ? out.answer(result) : result)
       } catch (err) {
         if (disposed && err instanceof DuetError && err.code === 'DISPOSED') return
-        const delivered = reply(sink, 'error', errorReply(err, sink))
-        // A failure nobody asked to hear about still deserves a trace, or it is lost; it names the
-        // method, and an unsupported method is said once, not on every click.
+        const answer = errorReply(err, sink)
+        const delivered = reply(sink, 'error', answer)
+        // A failure nobody asked to hear about still deserves a trace, or it is lost; it names the method.
         if (delivered || wantsReply(sink, 'error')) return
-        const refused = err instanceof DuetError && err.code === 'UNSUPPORTED'
-        if (refused && warned.has(method!)) return
-        if (refused) warned.add(method!)
-        const text = errorReply(err, sink).error
+        // The same refusal (one method, one mode) is said once, not on every click.
+        const text = answer.error
+        if (err instanceof DuetError && err.code === 'UNSUPPORTED') {
+          if (warned.has(text)) return
+          warned.add(text)
+        }
         console.warn(`[duetkit/mcp] ${method && !text.startsWith(method) ? `${method}: ` : ''}${text}`)
       }
     }

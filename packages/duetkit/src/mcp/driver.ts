@@ -4,6 +4,7 @@ import { withCapabilityChecks } from './capabilities.js'
 import { withAgentChannel, type AgentChannelFactory } from './channel.js'
 import { isDisplayModes, withDisplayModes } from './display-mode.js'
 import { withDownloads } from './download.js'
+import { withOpenAiExtras } from './openai-extras.js'
 import { checkCoreOptions, createMcpDriver, failOption, type McpCoreOptions, type McpErrorReply } from './driver-core.js'
 import type { McpFeature } from './feature.js'
 import { DuetError } from '../protocol/errors.js'
@@ -70,7 +71,13 @@ const noChannel: McpFeature = () => ({
  */
 export function makeMcpAppDriver(options: McpAppDriverOptions = {}): Driver<McpSource> {
   checkOptions(options)
-  const features: McpFeature[] = [withCapabilityChecks(), withDisplayModes(options.availableDisplayModes), withDownloads(), withServerRequests()]
+  const features: McpFeature[] = [
+    withCapabilityChecks(),
+    withDisplayModes(options.availableDisplayModes),
+    withDownloads(),
+    withServerRequests(),
+    withOpenAiExtras(),
+  ]
   if (options.viewState !== false) features.push(withViewState(options.viewState))
   if (options.tools) features.push(serveAgentTools(options.tools, { confirm: options.confirm }))
   features.push(options.channel ? withAgentChannel(options.channel) : noChannel)

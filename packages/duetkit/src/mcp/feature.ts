@@ -1,3 +1,4 @@
+import type { AppsSdkHost } from '../protocol/apps-sdk-adapter.js'
 import type { AppHandle } from '../runtime/driver.js'
 import type { JsonObject } from './json-rpc.js'
 import type { Outgoing } from './sinks.js'
@@ -13,8 +14,8 @@ export interface McpFeatureContext {
   win: (Window & typeof globalThis) | undefined
   /** False when the view is not framed by a host. */
   hasHost: boolean
-  /** True when the host is `window.openai` (an Apps SDK host), presented as a host by the script of the server's Apps SDK twin (protocol/apps-sdk-adapter.ts). */
-  bridged: boolean
+  /** The host when it is `window.openai` (an Apps SDK host), presented as one by the script of the server's Apps SDK twin (protocol/apps-sdk-adapter.ts); undefined elsewhere. */
+  appsSdk: AppsSdkHost | undefined
   /** How long a request may wait for the host (the driver's `timeoutMs`). */
   timeoutMs: number
   /** Calls a server tool through the host (waits for the handshake); an `isError` result resolves. */
@@ -23,6 +24,8 @@ export interface McpFeatureContext {
   notify(method: string, params: JsonObject): Promise<void>
   /** Whether the handshake has completed. */
   connected(): boolean
+  /** Waits for the handshake and resolves with the host's answer (rejects as the handshake failed). */
+  handshake(): Promise<JsonObject>
   /** The host's `hostCapabilities`, once the handshake answered; undefined before. */
   hostCapabilities(): JsonObject | undefined
   /** The host context so far. */

@@ -32,18 +32,25 @@ export interface JsonRpcFailure {
 }
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcSuccess | JsonRpcFailure
 
+// The codes as plain constants too, so a bundle inlines the numbers (an object's fields stay lookups).
+/** The request was not a valid JSON-RPC request. */
+export const INVALID_REQUEST = -32600
+/** The view does not implement the method the host asked for. */
+export const METHOD_NOT_FOUND = -32601
+/** The arguments of a host request (e.g. an agent tool call) are invalid. */
+export const INVALID_PARAMS = -32602
+/** The view failed while answering. */
+export const INTERNAL_ERROR = -32603
+/** Our own: a request got no answer within `timeoutMs` (MCP's RequestTimeout code). */
+export const REQUEST_TIMEOUT = -32001
+
 /** JSON-RPC error codes used on the wire. */
 export const RpcCode = {
-  /** The request was not a valid JSON-RPC request. */
-  InvalidRequest: -32600,
-  /** The view does not implement the method the host asked for. */
-  MethodNotFound: -32601,
-  /** The arguments of a host request (e.g. an agent tool call) are invalid. */
-  InvalidParams: -32602,
-  /** The view failed while answering. */
-  InternalError: -32603,
-  /** Our own: a request got no answer within `timeoutMs` (MCP's RequestTimeout code). */
-  RequestTimeout: -32001,
+  InvalidRequest: INVALID_REQUEST,
+  MethodNotFound: METHOD_NOT_FOUND,
+  InvalidParams: INVALID_PARAMS,
+  InternalError: INTERNAL_ERROR,
+  RequestTimeout: REQUEST_TIMEOUT,
 } as const
 
 /** An error that crosses the channel: a JSON-RPC code and a message naming what went wrong. */

@@ -7,7 +7,7 @@ export interface LeanMcpAppDriverOptions extends McpCoreOptions {
   /**
    * The features beyond the core, and only these end up in the view's bundle: `withViewState()`,
    * `withCapabilityChecks()`, `withDisplayModes(modes)`, `withDownloads()`, `withServerRequests()`,
-   * `serveAgentTools(agentTools)`, `withAgentChannel(agentChannel())`.
+   * `serveAgentTools(agentTools)`, `withAgentChannel(agentChannel())`, `withOpenAiExtras()`.
    */
   features?: McpFeature[]
 }

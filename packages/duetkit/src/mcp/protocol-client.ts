@@ -1,5 +1,18 @@
 import { DuetError } from '../protocol/errors.js'
-import { RpcCode, RpcError, isId, parseMessage, toJson, type JsonObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcSuccess } from './json-rpc.js'
+import {
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  REQUEST_TIMEOUT,
+  RpcError,
+  isId,
+  parseMessage,
+  toJson,
+  type JsonObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcSuccess,
+} from './json-rpc.js'
 
 /** The window the driver listens on; a fake one in unit tests. */
 export interface MessageWindow {
@@ -65,15 +78,14 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
       // A host's bare "Method not found" would leave the log line unable to say which method.
       const entry: Pending = {
         resolve,
-        reject: (err) =>
-          reject(err instanceof RpcError && err.code === RpcCode.MethodNotFound ? new RpcError(err.code, `${err.message}: ${method}`, err.data) : err),
+        reject: (err) => reject(err instanceof RpcError && err.code === METHOD_NOT_FOUND ? new RpcError(err.code, `${err.message}: ${method}`, err.data) : err),
       }
       if (Number.isFinite(timeoutMs)) {
         entry.timer = setTimeout(() => {
           pending.delete(id)
           // Tell the host to stop working on it, as the MCP SDK does on timeout.
           post({ method: 'notifications/cancelled', params: { requestId: id, reason: `timed out after ${timeoutMs} ms` } })
-          reject(new RpcError(RpcCode.RequestTimeout, `The host did not answer ${method} within ${timeoutMs} ms (option timeoutMs)`))
+          reject(new RpcError(REQUEST_TIMEOUT, `The host did not answer ${method} within ${timeoutMs} ms (option timeoutMs)`))
         }, timeoutMs)
       }
       pending.set(id, entry)
@@ -112,12 +124,12 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
   async function onHostRequest(id: string | number, method: string, params: JsonObject) {
     try {
       const answer = method === 'ping' ? {} : options.onRequest(method, params)
-      if (answer === undefined) throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`)
+      if (answer === undefined) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`)
       const result = await answer
       if (!disposed) post({ id, result })
     } catch (err) {
       if (!disposed)
-        post({ id, error: { code: err instanceof RpcError ? err.code : RpcCode.InternalError, message: err instanceof Error ? err.message : String(err) } })
+        post({ id, error: { code: err instanceof RpcError ? err.code : INTERNAL_ERROR, message: err instanceof Error ? err.message : String(err) } })
     }
   }
 
@@ -128,7 +140,7 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
     if (m === undefined) return
     if (typeof m === 'string') {
       const id = (event.data as JsonObject).id
-      if (isId(id)) post({ id, error: { code: RpcCode.InvalidRequest, message: `Invalid request: ${m}` } })
+      if (isId(id)) post({ id, error: { code: INVALID_REQUEST, message: `Invalid request: ${m}` } })
     } else if (!('method' in m)) onResponse(m)
     else if ('id' in m) void onHostRequest(m.id, m.method, m.params ?? {})
     else options.onNotification(m.method, m.params ?? {})

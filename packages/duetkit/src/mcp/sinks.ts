@@ -111,7 +111,7 @@ const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
 }
 
 /** The sink keys the driver core understands, in the order they are looked for. */
-export const SINK_KEYS = Object.keys(TABLE)
+export const SINK_KEYS = /* @__PURE__ */ Object.keys(TABLE)
 
 /**
  * Turns a sink value into the message it stands for, or throws an `INVALID_SINK` error naming the
@@ -126,9 +126,9 @@ export function toOutgoing(sink: unknown, more: Record<string, SinkTranslator> =
   return table[key]!(sink[key], sink)
 }
 
-/** A short text for a tool result that reported `isError`: its text blocks, joined. */
-export function toolErrorText(result: { content?: unknown }): string {
+/** A short text for a tool result that reported `isError`: its text blocks, joined, or `none` when it has none. */
+export function toolErrorText(result: { content?: unknown }, none = 'The tool reported an error'): string {
   const blocks = Array.isArray(result.content) ? result.content : []
   const texts = blocks.filter((b): b is { text: string } => isObject(b) && typeof b.text === 'string').map((b) => b.text)
-  return texts.length > 0 ? texts.join('\n') : 'The tool reported an error'
+  return texts.length > 0 ? texts.join('\n') : none
 }

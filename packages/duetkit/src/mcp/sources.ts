@@ -1,4 +1,4 @@
-import { Stream } from '../runtime/stream.js'
+import { createStream, type Stream } from '../runtime/stream.js'
 import { DuetError } from '../protocol/errors.js'
 import type { JsonObject } from '../protocol/json.js'
 import type { ToolSignatures } from '../protocol/tools.js'
@@ -92,7 +92,7 @@ export function createSourceHub(): SourceHub {
         })
       }
       let push: ((value: unknown) => void) | undefined
-      return Stream.create<McpSourceTypes[N]>({
+      return createStream<McpSourceTypes[N]>({
         start(listener) {
           if (disposed) return listener.complete()
           // The hub is fed by the driver, which emits each name's payload.

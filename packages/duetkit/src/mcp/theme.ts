@@ -36,7 +36,7 @@ export function applyHostContext(context: Record<string, unknown>, doc: Document
   if (isObject(context.safeAreaInsets)) {
     for (const side of INSETS) {
       const px = context.safeAreaInsets[side]
-      if (typeof px === 'number' && Number.isFinite(px)) root.style.setProperty(`--safe-area-inset-${side}`, `${px}px`)
+      if (Number.isFinite(px)) root.style.setProperty(`--safe-area-inset-${side}`, `${px}px`)
     }
   }
 }

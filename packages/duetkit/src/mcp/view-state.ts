@@ -3,6 +3,7 @@ import type { PersistHandle } from '../runtime/driver.js'
 import type { McpFeature } from './feature.js'
 import { VIEW_STATE_TOOL, VIEW_UUID_META_KEY } from '../protocol/view-state.js'
 import { isObject, type JsonObject } from './json-rpc.js'
+import { toolErrorText } from './sinks.js'
 
 export { VIEW_STATE_TOOL, VIEW_UUID_META_KEY }
 
@@ -58,9 +59,8 @@ export function serverBackend(callTool: (name: string, args: JsonObject) => Prom
   const call = async (args: JsonObject) => {
     const result = await callTool(VIEW_STATE_TOOL, args)
     if (result.isError === true) {
-      const text = Array.isArray(result.content) ? result.content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join(' ') : ''
       // A DuetError like every other failure Duet hands on; the server's own code (TOO_LARGE, …) is in the text and the result.
-      throw new DuetError('TOOL_FAILED', text || `${VIEW_STATE_TOOL} failed`, { result })
+      throw new DuetError('TOOL_FAILED', toolErrorText(result, `${VIEW_STATE_TOOL} failed`), { result })
     }
     return result
   }
@@ -163,7 +163,7 @@ export function withViewState(mode: 'auto' | 'server' = 'auto'): McpFeature {
     const pickBackend = (): ViewStateBackend | undefined => {
       if (backend !== null) return backend
       // Under window.openai the state goes to the host's widget state, through the adapter's view-state tool.
-      backend = mode === 'server' || ctx.bridged ? undefined : localBackend(ctx.win as { localStorage?: Storage } | undefined)
+      backend = mode === 'server' || ctx.appsSdk ? undefined : localBackend(ctx.win as { localStorage?: Storage } | undefined)
       if (!backend && isObject(ctx.hostCapabilities()?.serverTools)) backend = serverBackend(ctx.callTool)
       if (!backend)
         console.warn(

@@ -1,8 +1,9 @@
-import { Stream } from './stream.js'
+import { createStream, type Stream } from './stream.js'
 import type { VNode } from 'snabbdom'
 import type { ActionStream, AnyComponent } from './types.js'
-import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type Driver, type PersistHandle, type ReplyKind } from './driver.js'
+import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type PersistHandle, type ReplyKind } from './driver.js'
 import { DuetError, logFailure } from './errors.js'
+import { isObject } from '../protocol/json.js'
 import { createActionQueue } from './queue.js'
 import { componentName, disposeInstance, runAction, type Instance } from './instance.js'
 import { renderInstance, type SpawnSpec } from './render.js'
@@ -30,8 +31,6 @@ export interface RuntimeOptions {
   dom: DomBackend
   props?: Record<string, unknown>
   initialState?: unknown
-  /** Supplies a driver for a name no driver was given for; `run` has none, renderComponent fakes one. */
-  fallbackDriver?(name: string): Driver | undefined
   /** Hears every action after it ran, with the root state (renderComponent records states with it). */
   afterAction?(state: unknown, action: string): void
 }
@@ -39,17 +38,12 @@ export interface RuntimeOptions {
 /** The one core behind `run` and `renderComponent`. */
 export interface Runtime {
   app: AppHandle
-  state(): unknown
-  /** Queues an action on the root component. */
-  dispatch(action: string, data?: unknown): void
+  /** Queues an action on the root component; resolves once it is rendered, rejects with `DISPOSED` after `dispose`. */
+  dispatch(action: string, data?: unknown): Promise<void>
   /** Whether actions ran that are not rendered yet. */
   pending(): boolean
   /** Renders now if a flush is pending. */
   flushNow(): void
-  nextFlush(): Promise<void>
-  /** The last rendered tree. */
-  vnode(): VNode | undefined
-  readonly disposed: boolean
   dispose(): void
 }
 
@@ -75,7 +69,6 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
   let disposed = false
   const wired = new Map<string, Wired>()
   const unwired = new Set<string>()
-  const handles = new WeakMap<Instance, AgentInstance>()
 
   const queue = createActionQueue<Job>({
     run: ({ inst, action, data, apply }) => {
@@ -95,12 +88,20 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
     if (inst.alive) queue.push({ inst, action, data })
   }
 
+  // An action from outside the intents (the page's `dispatch`, an agent tool): resolved once rendered.
+  const dispatchTo = (inst: Instance, action: string, data: unknown): Promise<void> => {
+    if (!inst.alive || disposed) return Promise.reject(new DuetError('DISPOSED', `${inst.name} ${inst.id} is no longer rendered; ${action} was not dispatched`))
+    const done = queue.nextFlush()
+    enqueue(inst, action, data)
+    return done
+  }
+
   const driver = (name: string): Wired | undefined => {
     const found = wired.get(name)
     if (found || disposed) return found
-    const make = options.drivers[name] ?? options.fallbackDriver?.(name)
+    const make = options.drivers[name]
     if (!make) return undefined
-    const sink = Stream.create<unknown>()
+    const sink = createStream<unknown>()
     const w: Wired = { sink, source: undefined }
     wired.set(name, w)
     // Each driver's sink type is its own; the runtime only forwards values to it.
@@ -124,10 +125,9 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
   // The hidden reply goes on a copy, so the user's object is never mutated and `toEqual` on a
   // recorded request compares only the user's keys.
   const withReply = (value: unknown, inst: Instance): unknown => {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return value
-    const v = value as Record<string, unknown>
-    if (typeof v.ok !== 'string' && typeof v.error !== 'string') return value
-    const copy = { ...v }
+    if (!isObject(value)) return value
+    if (typeof value.ok !== 'string' && typeof value.error !== 'string') return value
+    const copy = { ...value }
     Object.defineProperty(copy, REPLY, {
       enumerable: false,
       value: (kind: ReplyKind, data: unknown) => {
@@ -201,40 +201,27 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
   const retire = (inst: Instance) => disposeInstance(inst, () => {})
   const renderCtx = { spawn, retire, adopt: options.dom.adopt }
 
-  const agentHandle = (inst: Instance): AgentInstance => {
-    let h = handles.get(inst)
-    if (!h) {
-      h = {
-        id: inst.id,
-        key: inst.key,
-        component: inst.name,
-        agent: inst.component.agent!,
-        state: () => inst.get(),
-        dispatch: (action, data) => {
-          if (!inst.alive || disposed)
-            return Promise.reject(new DuetError('DISPOSED', `${inst.name} ${inst.id} is no longer rendered; ${action} was not dispatched`))
-          const done = queue.nextFlush()
-          enqueue(inst, action, data)
-          return done
-        },
-      }
-      handles.set(inst, h)
-    }
-    return h
-  }
-
   const app: AppHandle = {
     agents() {
       const out: AgentInstance[] = []
       const walk = (inst: Instance) => {
         if (!inst.alive) return
-        if (inst.component.agent) out.push(agentHandle(inst))
-        for (const kid of inst.order) walk(kid)
+        const agent = inst.component.agent
+        if (agent)
+          out.push({
+            id: inst.id,
+            key: inst.key,
+            component: inst.name,
+            agent,
+            state: inst.get,
+            dispatch: (action, data) => dispatchTo(inst, action, data),
+          })
+        inst.order.forEach(walk)
       }
       walk(root)
       return out
     },
-    onFlush: (listener) => queue.onFlush(listener),
+    onFlush: queue.onFlush,
     persistence: () => persistence,
   }
 
@@ -267,15 +254,9 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
 
   return {
     app,
-    state: () => store,
-    dispatch: (action, data) => enqueue(root, action, data),
-    pending: () => queue.pending(),
-    flushNow: () => queue.flushNow(),
-    nextFlush: () => queue.nextFlush(),
-    vnode: () => tree,
-    get disposed() {
-      return disposed
-    },
+    dispatch: (action, data) => dispatchTo(root, action, data),
+    pending: queue.pending,
+    flushNow: queue.flushNow,
     dispose() {
       if (disposed) return
       disposed = true
@@ -290,8 +271,6 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
   }
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-
 /** Checks `App.persist` once and makes the handle drivers save and restore the kept state through. */
 function persistHandle(choice: unknown, store: { get(): unknown; set(s: unknown): void; push(apply: () => void): Promise<void> }): PersistHandle | undefined {
   if (choice === undefined || choice === false) return undefined
@@ -299,7 +278,7 @@ function persistHandle(choice: unknown, store: { get(): unknown; set(s: unknown)
     throw new DuetError('INVALID_OPTION', `App.persist must be true or an array of state keys, got ${JSON.stringify(choice)}`, { option: 'persist' })
   const keys: true | readonly string[] = choice === true ? true : [...(choice as string[])]
   const pick = (state: unknown) => {
-    if (keys === true || !isPlainObject(state)) return state
+    if (keys === true || !isObject(state)) return state
     const out: Record<string, unknown> = {}
     for (const k of keys) if (k in state) out[k] = state[k]
     return out
@@ -308,13 +287,13 @@ function persistHandle(choice: unknown, store: { get(): unknown; set(s: unknown)
     keys,
     snapshot: () => pick(store.get()),
     restore(saved) {
-      if (keys !== true && !isPlainObject(saved))
+      if (keys !== true && !isObject(saved))
         return Promise.reject(new DuetError('INVALID_ARGUMENT', `restore: a kept state must be an object of ${keys.join(', ')}, got ${typeof saved}`))
       return store.push(() => {
         if (keys === true) return store.set(saved)
         const now = store.get()
         // Only the kept keys come back: a stale or foreign snapshot cannot add fields the app never kept.
-        store.set({ ...(isPlainObject(now) ? now : {}), ...(pick(saved) as Record<string, unknown>) })
+        store.set({ ...(isObject(now) ? now : {}), ...(pick(saved) as Record<string, unknown>) })
       })
     },
   }

@@ -141,146 +141,6 @@ class Stream implements IL {
       throw new Error('producer requires both start and stop functions')
     return new Stream(producer && internalize(producer))
   }
-  static createWithMemory(producer?: any) {
-    return new MemoryStream(producer && internalize(producer))
-  }
-  static never() {
-    return new Stream({ _start: noop, _stop: noop })
-  }
-  static empty() {
-    return new Stream({ _start: (il) => il._c(), _stop: noop })
-  }
-  static throw(error: any) {
-    return new Stream({ _start: (il) => il._e(error), _stop: noop })
-  }
-  static from(input: any) {
-    if (typeof input[$$observable] === 'function') return Stream.fromObservable(input)
-    if (typeof input.then === 'function') return Stream.fromPromise(input)
-    if (Array.isArray(input)) return Stream.fromArray(input)
-    throw new TypeError('Type of input to from() must be an Array, Promise, or Observable')
-  }
-  static of(...items: any[]) {
-    return Stream.fromArray(items)
-  }
-  static fromArray(array: any[]) {
-    return new Stream({
-      _start(out) {
-        for (const v of array) out._n(v)
-        out._c()
-      },
-      _stop: noop,
-    })
-  }
-  static fromPromise(promise: PromiseLike<any>) {
-    let on = false
-    return new Stream({
-      _start(out) {
-        on = true
-        promise
-          .then(
-            (v) => {
-              if (on) {
-                out._n(v)
-                out._c()
-              }
-            },
-            (e) => out._e(e),
-          )
-          .then(noop, (err) =>
-            setTimeout(() => {
-              throw err
-            }),
-          )
-      },
-      _stop: () => (on = false),
-    })
-  }
-  static fromObservable(obs: any) {
-    if (obs.endWhen !== undefined) return obs
-    const o = typeof obs[$$observable] === 'function' ? obs[$$observable]() : obs
-    let sub: any
-    let active = false
-    return new Stream({
-      _start(out) {
-        active = true
-        sub = o.subscribe({ next: (v: any) => out._n(v), error: (e: any) => out._e(e), complete: () => out._c() })
-        if (!active) sub.unsubscribe()
-      },
-      _stop() {
-        sub?.unsubscribe()
-        active = false
-      },
-    })
-  }
-  static periodic(period: number) {
-    let id: any
-    return new Stream({
-      _start(out) {
-        let i = 0
-        id = setInterval(() => out._n(i++), period)
-      },
-      _stop: () => clearInterval(id),
-    })
-  }
-  static merge(...ins: any[]) {
-    let left = 0
-    const m = {
-      out: OFF,
-      _start(out: any) {
-        m.out = out
-        left = ins.length
-        for (const s of ins) s._add(m)
-      },
-      _stop() {
-        for (const s of ins) s._remove(m)
-        m.out = OFF
-      },
-      _n: (t: any) => m.out._n(t),
-      _e: (err: any) => m.out._e(err),
-      _c: () => --left <= 0 && m.out._c(),
-    }
-    return new Stream(m)
-  }
-  static combine(...ins: any[]) {
-    let ils: IL[] = []
-    let vals: any[] = []
-    let waiting = 0
-    let open = 0
-    const c = {
-      out: OFF,
-      _start(out: any) {
-        c.out = out
-        waiting = open = ins.length
-        vals = ins.map(() => NO)
-        if (!ins.length) {
-          out._n([])
-          out._c()
-        }
-        ins.forEach((s, i) => {
-          const il = {
-            out,
-            _n(t: any) {
-              if (c.out === OFF) return
-              if (vals[i] === NO) waiting--
-              vals[i] = t
-              if (!waiting) c.out._n(copy(vals))
-            },
-            _e: (err: any) => c.out._e(err),
-            _c: () => !--open && c.out._c(),
-          }
-          ils.push(il)
-          s._add(il)
-        })
-      },
-      _stop() {
-        for (const [i, s] of ins.entries()) s._remove(ils[i])
-        c.out = OFF
-        ils = []
-        vals = []
-      },
-    }
-    return new Stream(c)
-  }
   _map(f: (t: any) => any): Stream {
     return new (this.ctor())(new MapOp(this, f))
   }
@@ -374,9 +234,160 @@ class MemoryStream extends Stream {
   }
 }
 
+// xstream's factories (`xs.merge`, `xs.of`, `xs.periodic`, …) are put on the class by a pure call whose
+// result is the public `xs`: a view that never imports `xs` leaves them out of its bundle, where static
+// methods of the class itself would ride along in every view (a bundler keeps a used class whole).
+function withFactories(S: typeof Stream) {
+  const factories = {
+    createWithMemory(producer?: any) {
+      return new MemoryStream(producer && internalize(producer))
+    },
+    never() {
+      return new Stream({ _start: noop, _stop: noop })
+    },
+    empty() {
+      return new Stream({ _start: (il) => il._c(), _stop: noop })
+    },
+    throw(error: any) {
+      return new Stream({ _start: (il) => il._e(error), _stop: noop })
+    },
+    from(input: any) {
+      if (typeof input[$$observable] === 'function') return factories.fromObservable(input)
+      if (typeof input.then === 'function') return factories.fromPromise(input)
+      if (Array.isArray(input)) return factories.fromArray(input)
+      throw new TypeError('Type of input to from() must be an Array, Promise, or Observable')
+    },
+    of(...items: any[]) {
+      return factories.fromArray(items)
+    },
+    fromArray(array: any[]) {
+      return new Stream({
+        _start(out) {
+          for (const v of array) out._n(v)
+          out._c()
+        },
+        _stop: noop,
+      })
+    },
+    fromPromise(promise: PromiseLike<any>) {
+      let on = false
+      return new Stream({
+        _start(out) {
+          on = true
+          promise
+            .then(
+              (v) => {
+                if (on) {
+                  out._n(v)
+                  out._c()
+                }
+              },
+              (e) => out._e(e),
+            )
+            .then(noop, (err) =>
+              setTimeout(() => {
+                throw err
+              }),
+            )
+        },
+        _stop: () => (on = false),
+      })
+    },
+    fromObservable(obs: any) {
+      if (obs.endWhen !== undefined) return obs
+      const o = typeof obs[$$observable] === 'function' ? obs[$$observable]() : obs
+      let sub: any
+      let active = false
+      return new Stream({
+        _start(out) {
+          active = true
+          sub = o.subscribe({ next: (v: any) => out._n(v), error: (e: any) => out._e(e), complete: () => out._c() })
+          if (!active) sub.unsubscribe()
+        },
+        _stop() {
+          sub?.unsubscribe()
+          active = false
+        },
+      })
+    },
+    periodic(period: number) {
+      let id: any
+      return new Stream({
+        _start(out) {
+          let i = 0
+          id = setInterval(() => out._n(i++), period)
+        },
+        _stop: () => clearInterval(id),
+      })
+    },
+    merge(...ins: any[]) {
+      let left = 0
+      const m = {
+        out: OFF,
+        _start(out: any) {
+          m.out = out
+          left = ins.length
+          for (const s of ins) s._add(m)
+        },
+        _stop() {
+          for (const s of ins) s._remove(m)
+          m.out = OFF
+        },
+        _n: (t: any) => m.out._n(t),
+        _e: (err: any) => m.out._e(err),
+        _c: () => --left <= 0 && m.out._c(),
+      }
+      return new Stream(m)
+    },
+    combine(...ins: any[]) {
+      let ils: IL[] = []
+      let vals: any[] = []
+      let waiting = 0
+      let open = 0
+      const c = {
+        out: OFF,
+        _start(out: any) {
+          c.out = out
+          waiting = open = ins.length
+          vals = ins.map(() => NO)
+          if (!ins.length) {
+            out._n([])
+            out._c()
+          }
+          ins.forEach((s, i) => {
+            const il = {
+              out,
+              _n(t: any) {
+                if (c.out === OFF) return
+                if (vals[i] === NO) waiting--
+                vals[i] = t
+                if (!waiting) c.out._n(copy(vals))
+              },
+              _e: (err: any) => c.out._e(err),
+              _c: () => !--open && c.out._c(),
+            }
+            ils.push(il)
+            s._add(il)
+          })
+        },
+        _stop() {
+          for (const [i, s] of ins.entries()) s._remove(ils[i])
+          c.out = OFF
+          ils = []
+          vals = []
+        },
+      }
+      return new Stream(c)
+    },
+  }
+  return Object.assign(S, factories)
+}
+
 type StreamClass = typeof XStream
-/** xstream's `Stream` class, as duetkit's own implementation (`xs` in intents). */
-const DuetStream = Stream as unknown as StreamClass
+/** `xs.create`, the one factory the runtime and drivers use, so a view that imports no `xs` carries no other. */
+export const createStream = ((producer?: any) => Stream.create(producer)) as unknown as StreamClass['create']
+/** xstream's `Stream` class with every factory, as duetkit's own implementation (`xs` in intents). */
+const DuetStream = /* @__PURE__ */ withFactories(Stream) as unknown as StreamClass
 /** A stream, typed as xstream's. */
 type DuetStream<T> = XStream<T>
 /** A stream that remembers its last value, typed as xstream's. */

@@ -70,37 +70,51 @@ export function renderComponent<C extends AnyComponent>(
   const waiters = new Set<(error: Error) => void>()
   const timeoutMs = options.timeoutMs ?? 2000
 
-  const drivers: Record<string, Driver> = {}
+  const real: Record<string, Driver> = {}
   for (const [name, d] of Object.entries(options.drivers ?? {})) {
     const log: unknown[] = []
     recorded.set(name, log)
-    drivers[name] = (sink$, ctx) => {
+    real[name] = (sink$, ctx) => {
       sink$.subscribe({ next: (v) => log.push(v) })
       return d(sink$ as never, ctx)
     }
   }
+  // Any other name the component reads or sends to gets a recording fake (the runtime asks once a name).
+  const drivers = new Proxy(real, {
+    get(target, name) {
+      if (typeof name !== 'string') return undefined
+      if (Object.hasOwn(target, name)) return target[name]
+      const fake = createFakeDriver(name)
+      fakes.set(name, fake)
+      recorded.set(name, fake.requests)
+      return fake.driver
+    },
+  })
 
   const rt = createRuntime(App, {
     drivers,
     dom,
     props: options.props as Record<string, unknown> | undefined,
     initialState: options.initialState,
-    fallbackDriver(name) {
-      const fake = createFakeDriver(name)
-      fakes.set(name, fake)
-      recorded.set(name, fake.requests)
-      return fake.driver
-    },
     afterAction(state) {
       if (state !== states[states.length - 1]) states.push(state as S)
     },
   })
 
+  let disposed = false
   const live = () => {
-    if (rt.disposed) throw new DuetError('DISPOSED', 'renderComponent: this component was disposed')
+    if (disposed) throw new DuetError('DISPOSED', 'renderComponent: this component was disposed')
   }
   // Resolves after the flush that renders what the call queued, or at once when it queued nothing.
-  const settle = (): Promise<void> => (rt.pending() ? rt.nextFlush() : Promise.resolve())
+  const settle = (): Promise<void> =>
+    rt.pending()
+      ? new Promise((resolve) => {
+          const off = rt.app.onFlush(() => {
+            off()
+            resolve()
+          })
+        })
+      : Promise.resolve()
 
   const answer = (kind: 'ok' | 'error', name: string, data: unknown, target?: string): Promise<void> => {
     live()
@@ -116,7 +130,7 @@ export function renderComponent<C extends AnyComponent>(
 
   return {
     get state() {
-      return rt.state() as S
+      return states[states.length - 1]!
     },
     states,
     app: rt.app,
@@ -127,17 +141,17 @@ export function renderComponent<C extends AnyComponent>(
           'INVALID_ARGUMENT',
           `simulateAction: ${App.displayName || App.name || 'the component'}'s model has no action ${JSON.stringify(action)}`,
         )
-      rt.dispatch(action, data)
+      void rt.dispatch(action, data)
       return settle()
     },
     simulateEvent(selector, type, init = {}) {
       live()
       rt.flushNow()
-      const el = querySelector(rt.vnode(), selector)
+      const el = querySelector(dom.tree(), selector)
       if (!el)
         throw new DuetError(
           'NO_ELEMENT',
-          `simulateEvent: nothing matches ${JSON.stringify(selector)} in the rendered view: ${toHtml(rt.vnode()).slice(0, 500)}`,
+          `simulateEvent: nothing matches ${JSON.stringify(selector)} in the rendered view: ${toHtml(dom.tree()).slice(0, 500)}`,
         )
       dom.dispatch(el, type, init)
       return settle()
@@ -171,7 +185,7 @@ export function renderComponent<C extends AnyComponent>(
           for (; checked < states.length; checked++) if (predicate(states[checked])) return stop(undefined, states[checked])
         })
         const timer = setTimeout(
-          () => stop(new DuetError('WAIT_TIMEOUT', `waitForState: no state matched within ${ms} ms; last state: ${describe(rt.state())}`)),
+          () => stop(new DuetError('WAIT_TIMEOUT', `waitForState: no state matched within ${ms} ms; last state: ${describe(states[states.length - 1])}`)),
           ms,
         )
         waiters.add(fail)
@@ -179,14 +193,15 @@ export function renderComponent<C extends AnyComponent>(
     },
     html() {
       rt.flushNow()
-      return toHtml(rt.vnode())
+      return toHtml(dom.tree())
     },
     vnode() {
       rt.flushNow()
-      return rt.vnode()
+      return dom.tree()
     },
     dispose() {
-      if (rt.disposed) return
+      if (disposed) return
+      disposed = true
       rt.dispose()
       for (const fail of [...waiters]) fail(new DuetError('DISPOSED', 'waitForState: the component was disposed while waiting'))
     },

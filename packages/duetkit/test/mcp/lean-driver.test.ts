@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { build } from 'vite'
-import { makeLeanMcpAppDriver, withCapabilityChecks, withDisplayModes, withDownloads, type McpFeature } from 'duetkit/mcp'
+import { makeLeanMcpAppDriver, withCapabilityChecks, withDisplayModes, withDownloads, withOpenAiExtras, type McpFeature } from 'duetkit/mcp'
 import { duetkitAliases } from '../../../../test/support/duetkit-aliases.js'
 import { fakeHost, harness, sinkValue } from './fake-host.js'
 
@@ -61,6 +61,21 @@ describe('makeLeanMcpAppDriver: the core and the features a view names', () => {
     expect(checked.fake.posted.some((m) => m.method === 'ui/message')).toBe(false)
   })
 
+  it('takes the ChatGPT-only { openai } sink only with withOpenAiExtras, and outside an Apps SDK host refuses it as UNSUPPORTED', async () => {
+    const plain = start([])
+    const without = await plain.send({ openai: 'uploadFile', args: {} })
+    expect(without).toMatchObject({ kind: 'error', data: { code: 'INVALID_SINK' } })
+    expect(without.data.error).toMatch(/names none of callTool, updateModelContext, message, openLink, requestTeardown$/)
+    const extras = start([withOpenAiExtras()])
+    const refused = await extras.send({ openai: 'uploadFile', args: {} })
+    expect(refused).toMatchObject({
+      kind: 'error',
+      data: { code: 'UNSUPPORTED', error: 'openai/uploadFile: window.openai.uploadFile is not available in this host' },
+    })
+    // Refused after the handshake answered, with nothing posted for it.
+    expect(extras.fake.posted.map((m) => m.method).filter((m) => m && m !== 'ui/initialize' && m !== 'ui/notifications/initialized')).toEqual([])
+  })
+
   it('refuses bad options and bad features, naming the option', () => {
     expect(() => makeLeanMcpAppDriver({ features: [{} as any] })).toThrow(/option features must be an array of features/)
     expect(() => makeLeanMcpAppDriver({ timeoutMs: -1 })).toThrow(/option timeoutMs/)
@@ -97,6 +112,7 @@ describe('a lean driver carries only the features it names', () => {
     serverRequests: 'sampling/createMessage',
     agentTools: 'notifications/tools/list_changed',
     agentChannel: 'its channel is closed',
+    openAiExtras: 'is not available in this host',
   }
 
   it('the core alone has none of them; makeMcpAppDriver has all', async () => {

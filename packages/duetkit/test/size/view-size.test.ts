@@ -26,6 +26,20 @@ describe('the views stay within their size budgets (size-budget.json)', () => {
     expect(process.env.NODE_ENV).toBe('test')
   })
 
+  it("carries xstream's factories (xs.merge, xs.periodic, …) only in a view that imports xs", async () => {
+    // A string only the factories' code contains.
+    const mark = 'Type of input to from() must be'
+    const plain = await buildView('minimal')
+    const withXs = await buildView('minimal', [
+      {
+        name: 'use-xs',
+        transform: (code, id) => (id.endsWith('/main.jsx') ? `import { xs as __xs } from 'duetkit'\n${code}\nglobalThis.__tick = __xs.periodic\n` : undefined),
+      },
+    ])
+    expect(plain).not.toContain(mark)
+    expect(withXs).toContain(mark)
+  })
+
   it('fails a deliberately grown view, with the figures', async () => {
     const plain = await buildView('forecast')
     // 1.5 KB of random bytes as base64 cannot be compressed away: the view grows by about 1.5 KB gzipped.
