@@ -12,7 +12,9 @@ export type { LogLevel } from './protocol/log-level.js'
 
 // The driver contract.
 export { reply, wantsReply, REPLY } from './runtime/driver.js'
-export type { Driver, AnyDriver, DriverContext, AppHandle, AgentInstance, PersistHandle, ReplyKind, ReplyFn } from './runtime/driver.js'
+export type { Driver, AnyDriver, DriverContext, AppHandle, AgentInstance, PersistHandle, RootHandle, ReplyKind, ReplyFn } from './runtime/driver.js'
+// What a driver keeps of the root state (`App.persist`), read through `AppHandle.root()`.
+export { persistenceOf } from './runtime/persist.js'
 
 // Component types.
 export type {

@@ -117,7 +117,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
     }
 
     const client = createProtocolClient({
-      window: (twin ?? win ?? { addEventListener() {}, removeEventListener() {} }) as MessageWindow,
+      window: (twin ?? win) as MessageWindow | undefined,
       host,
       timeoutMs,
       onNotification(method, params) {

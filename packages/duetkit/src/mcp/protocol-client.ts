@@ -26,7 +26,8 @@ export interface HostWindow {
 }
 
 export interface ProtocolClientOptions {
-  window: MessageWindow
+  /** Where the host's messages arrive; undefined outside a browser, where there is nothing to hear. */
+  window: MessageWindow | undefined
   /** `null` when there is no host: requests then fail with `NO_HOST` and nothing is posted. */
   host: HostWindow | null
   timeoutMs: number
@@ -145,7 +146,7 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
     else if ('id' in m) void onHostRequest(m.id, m.method, m.params ?? {})
     else options.onNotification(m.method, m.params ?? {})
   }
-  if (host !== null) options.window.addEventListener('message', listener)
+  if (host !== null) options.window?.addEventListener('message', listener)
 
   return {
     get connected() {
@@ -179,7 +180,7 @@ export function createProtocolClient(options: ProtocolClientOptions): ProtocolCl
     dispose() {
       if (disposed) return
       disposed = true
-      if (host !== null) options.window.removeEventListener('message', listener)
+      if (host !== null) options.window?.removeEventListener('message', listener)
       for (const id of [...pending.keys()]) settle(id)?.reject(gone())
     },
   }

@@ -1,5 +1,6 @@
 import { DuetError } from '../protocol/errors.js'
 import type { PersistHandle } from '../runtime/driver.js'
+import { persistenceOf } from '../runtime/persist.js'
 import type { McpFeature } from './feature.js'
 import { VIEW_STATE_TOOL, VIEW_UUID_META_KEY } from '../protocol/view-state.js'
 import { isObject, type JsonObject } from './json-rpc.js'
@@ -157,7 +158,7 @@ export function withViewState(mode: 'auto' | 'server' = 'auto'): McpFeature {
   if (mode !== 'auto' && mode !== 'server') throw new DuetError('INVALID_OPTION', "withViewState: mode must be 'auto' or 'server'", { option: 'viewState' })
   return (ctx) => {
     // The runtime says what to keep; this feature knows the view instance and where to keep it.
-    const persist = ctx.app.persistence?.()
+    const persist = persistenceOf(ctx.app)
     if (!persist) return {}
     let backend: ViewStateBackend | undefined | null = null
     const pickBackend = (): ViewStateBackend | undefined => {

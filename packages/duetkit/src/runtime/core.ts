@@ -1,7 +1,7 @@
 import { createStream, type Stream } from './stream.js'
 import type { VNode } from 'snabbdom'
 import type { ActionStream, AnyComponent } from './types.js'
-import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type PersistHandle, type ReplyKind } from './driver.js'
+import { REPLY, type AgentInstance, type AnyDriver, type AppHandle, type ReplyKind } from './driver.js'
 import { DuetError, logFailure } from './errors.js'
 import { isObject } from '../protocol/json.js'
 import { createActionQueue } from './queue.js'
@@ -50,8 +50,8 @@ export interface Runtime {
 interface Job {
   inst: Instance
   action: string
-  data: unknown
-  /** Set for a restore of kept state: runs in the queue's order instead of a reducer. */
+  data?: unknown
+  /** Set for a replaced root state (`app.root().replace`): runs in the queue's order instead of a reducer. */
   apply?: () => void
 }
 
@@ -222,20 +222,16 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
       return out
     },
     onFlush: queue.onFlush,
-    persistence: () => persistence,
+    root: () => ({
+      component: App,
+      state: () => store,
+      replace(update) {
+        const done = queue.nextFlush()
+        queue.push({ inst: root, action: 'restore', apply: () => void (store = update(store)) })
+        return done
+      },
+    }),
   }
-
-  const persistence = persistHandle(App.persist, {
-    get: () => store,
-    push(apply) {
-      const done = queue.nextFlush()
-      queue.push({ inst: root, action: 'restore', data: undefined, apply })
-      return done
-    },
-    set(s) {
-      store = s
-    },
-  })
 
   // Drivers start before the first intent runs, as in Cycle: a driver may have work of its own (a handshake).
   for (const name of Object.keys(options.drivers)) driver(name)
@@ -267,34 +263,6 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
         ;(w.source as { dispose?(): void } | undefined)?.dispose?.()
       }
       options.dom.dispose()
-    },
-  }
-}
-
-/** Checks `App.persist` once and makes the handle drivers save and restore the kept state through. */
-function persistHandle(choice: unknown, store: { get(): unknown; set(s: unknown): void; push(apply: () => void): Promise<void> }): PersistHandle | undefined {
-  if (choice === undefined || choice === false) return undefined
-  if (choice !== true && !(Array.isArray(choice) && choice.every((k) => typeof k === 'string' && k !== '')))
-    throw new DuetError('INVALID_OPTION', `App.persist must be true or an array of state keys, got ${JSON.stringify(choice)}`, { option: 'persist' })
-  const keys: true | readonly string[] = choice === true ? true : [...(choice as string[])]
-  const pick = (state: unknown) => {
-    if (keys === true || !isObject(state)) return state
-    const out: Record<string, unknown> = {}
-    for (const k of keys) if (k in state) out[k] = state[k]
-    return out
-  }
-  return {
-    keys,
-    snapshot: () => pick(store.get()),
-    restore(saved) {
-      if (keys !== true && !isObject(saved))
-        return Promise.reject(new DuetError('INVALID_ARGUMENT', `restore: a kept state must be an object of ${keys.join(', ')}, got ${typeof saved}`))
-      return store.push(() => {
-        if (keys === true) return store.set(saved)
-        const now = store.get()
-        // Only the kept keys come back: a stale or foreign snapshot cannot add fields the app never kept.
-        store.set({ ...(isObject(now) ? now : {}), ...(pick(saved) as Record<string, unknown>) })
-      })
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { Stream } from 'xstream'
-import type { AgentSpec } from './types.js'
+import type { AgentSpec, AnyComponent } from './types.js'
 
 /**
  * The driver contract.
@@ -34,13 +34,26 @@ export interface AppHandle {
   /** Called after each flush (all queued actions reduced, one render and patch); returns an unsubscribe. */
   onFlush(listener: () => void): () => void
   /**
-   * The root component's kept state (`App.persist`), or undefined when it did not opt in. The runtime
-   * knows what to keep; a driver that knows where (the MCP driver) saves and restores it through this.
+   * The root component and its state, for a driver that keeps the state across re-mounts of the view
+   * (`persistenceOf(app)` reads `App.persist` through it). Absent where no app is behind the handle.
    */
-  persistence?(): PersistHandle | undefined
+  root?(): RootHandle
 }
 
-/** The part of the root state a component chose to keep, for a driver to save and restore. */
+/** The root of a running app, as `AppHandle.root()` lends it. */
+export interface RootHandle {
+  /** The root component (its statics, such as `persist`). */
+  readonly component: AnyComponent
+  /** The root state now. */
+  state(): unknown
+  /**
+   * Replaces the root state with `update(state)`, after the actions already queued; renders once and
+   * resolves after that flush.
+   */
+  replace(update: (state: unknown) => unknown): Promise<void>
+}
+
+/** The part of the root state a component chose to keep, for a driver to save and restore (`persistenceOf(app)`). */
 export interface PersistHandle {
   /** The kept keys (`true`: the whole state). */
   readonly keys: true | readonly string[]

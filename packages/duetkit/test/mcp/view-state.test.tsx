@@ -2,7 +2,7 @@
 // App.persist under the real runtime and the MCP driver: kept under the result's viewUUID, in
 // localStorage or, where the sandbox has none, through the server's duet_view_state tool.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { run, type Component, type RunningApp } from 'duetkit'
+import { persistenceOf, run, type Component, type RunningApp } from 'duetkit'
 import { makeMcpAppDriver } from 'duetkit/mcp'
 import { fakeHost, until } from './fake-host.js'
 
@@ -157,10 +157,42 @@ describe('App.persist without localStorage', () => {
 })
 
 describe('App.persist in the runtime', () => {
-  it('rejects a persist that is neither true nor an array of keys, naming it', () => {
+  it('rejects, when run starts a driver that keeps state, a persist that is neither true nor an array of keys, naming it', () => {
     const Bad: Component<State> = () => null
     Bad.persist = 'selected' as never
     document.body.innerHTML = '<div id="root"></div>'
-    expect(() => run(Bad, {})).toThrow(/App.persist must be true or an array of state keys/)
+    let thrown: unknown
+    try {
+      run(Bad, { MCP: makeMcpAppDriver({ autoResize: false }) })
+    } catch (err) {
+      thrown = err
+    }
+    expect(thrown).toMatchObject({ code: 'INVALID_OPTION', data: { option: 'persist' } })
+    expect((thrown as Error).message).toMatch(/^App.persist must be true or an array of state keys, got "selected"$/)
+  })
+
+  it('restores only the kept keys through persistenceOf, after the queued actions, and refuses a snapshot that is not an object', async () => {
+    document.body.innerHTML = '<div id="root"></div>'
+    const Kept: Component<State> = ({ state }) => <p className="out">{`${state.selected}|${state.draft}`}</p>
+    Kept.initialState = { days: ['Mon'], selected: null, draft: 'mine' }
+    Kept.persist = ['selected']
+    Kept.model = { DRAFT: (s, draft: string) => ({ ...s, draft }) }
+    running = run(Kept)
+    const kept = persistenceOf(running.app)!
+    expect(kept.keys).toEqual(['selected'])
+    expect(kept.snapshot()).toEqual({ selected: null })
+    const drafted = running.dispatch('DRAFT', 'queued first')
+    // A foreign key (draft) in the snapshot is not written back; the queued DRAFT runs before the restore.
+    await kept.restore({ selected: 'Tue', draft: 'foreign' })
+    await drafted
+    expect(document.querySelector('.out')?.textContent).toBe('Tue|queued first')
+    expect(kept.snapshot()).toEqual({ selected: 'Tue' })
+    await expect(kept.restore('Tue')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+    // A component that keeps nothing has no handle.
+    const Plain: Component<State> = () => null
+    running.dispose()
+    document.body.innerHTML = '<div id="root"></div>'
+    running = run(Plain)
+    expect(persistenceOf(running.app)).toBeUndefined()
   })
 })

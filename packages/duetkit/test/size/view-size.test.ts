@@ -40,6 +40,13 @@ describe('the views stay within their size budgets (size-budget.json)', () => {
     expect(withXs).toContain(mark)
   })
 
+  it('carries the App.persist code only in a view whose driver keeps state (withViewState)', async () => {
+    // A string only runtime/persist.ts contains.
+    const mark = 'App.persist must be'
+    expect(await buildView('minimal')).not.toContain(mark)
+    expect(await buildView('forecast')).toContain(mark)
+  })
+
   it('fails a deliberately grown view, with the figures', async () => {
     const plain = await buildView('forecast')
     // 1.5 KB of random bytes as base64 cannot be compressed away: the view grows by about 1.5 KB gzipped.
