@@ -193,7 +193,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
         remove(parent, [from], 0, 0)
       }
     }
-    for (const v of inserted) v.data!.hook!.insert!(v)
+    for (const made of inserted) made.data!.hook!.insert!(made)
     return v
   }
 }

@@ -1,7 +1,7 @@
 import type { AgentInstance, AppHandle } from '../runtime/driver.js'
 import type { AgentActionSpec } from '../runtime/types.js'
 import type { StandardIssue, StandardSchemaV1 } from '../runtime/standard-schema.js'
-import { RpcCode, RpcError, isObject, type JsonObject } from './json-rpc.js'
+import { INVALID_PARAMS, RpcError, isObject, type JsonObject } from './json-rpc.js'
 
 /** A tool as listed in `tools/list`. */
 export interface AgentTool {
@@ -160,9 +160,9 @@ function entries(app: AppHandle): Map<string, Entry> {
 export const agentTools: AgentToolsFactory = function agentTools(app, { confirm }) {
   async function call(name: string, rawArgs: unknown): Promise<JsonObject> {
     const args = rawArgs === undefined ? {} : rawArgs
-    if (!isObject(args)) throw new RpcError(RpcCode.InvalidParams, `Invalid arguments for tool ${name}: expected an object`)
+    if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool ${name}: expected an object`)
     const entry = entries(app).get(name)
-    if (!entry) throw new RpcError(RpcCode.InvalidParams, `Tool ${name} not found (or not available in the view's current state)`)
+    if (!entry) throw new RpcError(INVALID_PARAMS, `Tool ${name} not found (or not available in the view's current state)`)
     let target: AgentInstance | undefined = entry.targets[0]
     if (entry.addressed) {
       if (args.id === undefined && !entry.action) {
@@ -170,19 +170,16 @@ export const agentTools: AgentToolsFactory = function agentTools(app, { confirm 
       }
       target = entry.targets.find((i) => itemId(i) === args.id)
       if (!target)
-        throw new RpcError(
-          RpcCode.InvalidParams,
-          `Unknown id ${JSON.stringify(args.id)} for tool ${name}; expected one of ${entry.targets.map(itemId).join(', ')}`,
-        )
+        throw new RpcError(INVALID_PARAMS, `Unknown id ${JSON.stringify(args.id)} for tool ${name}; expected one of ${entry.targets.map(itemId).join(', ')}`)
     }
-    if (!target) throw new RpcError(RpcCode.InvalidParams, `Tool ${name} not found`)
+    if (!target) throw new RpcError(INVALID_PARAMS, `Tool ${name} not found`)
     if (!entry.action) return entry.addressed ? textResult({ id: itemId(target), state: project(target) }, `${USER_DATA_NOTE}\n`) : textResult(project(target))
 
     const { spec, shape } = entry.action
     let input = dataOf(shape, args)
     if (spec.input) {
       const checked = await spec.input['~standard'].validate(input)
-      if (checked.issues) throw new RpcError(RpcCode.InvalidParams, `Invalid arguments for tool ${name}: ${issuesText(checked.issues)}`)
+      if (checked.issues) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool ${name}: ${issuesText(checked.issues)}`)
       input = checked.value
     }
     if (spec.consequential) {

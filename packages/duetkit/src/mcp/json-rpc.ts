@@ -32,7 +32,8 @@ export interface JsonRpcFailure {
 }
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcSuccess | JsonRpcFailure
 
-// The codes as plain constants too, so a bundle inlines the numbers (an object's fields stay lookups).
+// The codes as plain constants, which duetkit's own code uses: a bundle inlines them, where an object's
+// fields stay lookups. `RpcCode` is the same table for users.
 /** The request was not a valid JSON-RPC request. */
 export const INVALID_REQUEST = -32600
 /** The view does not implement the method the host asked for. */

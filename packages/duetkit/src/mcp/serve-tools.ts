@@ -1,6 +1,6 @@
 import type { AgentToolsFactory, ConfirmFn } from './agent-tools.js'
 import type { McpFeature } from './feature.js'
-import { RpcCode, RpcError } from './json-rpc.js'
+import { INVALID_PARAMS, RpcError } from './json-rpc.js'
 
 /**
  * Serves the components' `agent` declarations as the view's own tools (`tools/list`, `tools/call`,
@@ -29,7 +29,7 @@ export function serveAgentTools(factory: AgentToolsFactory, options: { confirm?:
       onRequest(method, params) {
         if (method === 'tools/list') return Promise.resolve({ tools: tools.list() })
         if (method !== 'tools/call') return undefined
-        if (typeof params.name !== 'string') return Promise.reject(new RpcError(RpcCode.InvalidParams, 'tools/call needs a tool name'))
+        if (typeof params.name !== 'string') return Promise.reject(new RpcError(INVALID_PARAMS, 'tools/call needs a tool name'))
         return tools.call(params.name, params.arguments)
       },
       dispose: unsubscribe,

@@ -110,9 +110,6 @@ const TABLE: Record<string, (value: any, sink: any) => Outgoing> = {
   requestTeardown: () => request('ui/notifications/request-teardown', {}, { kind: 'notification' }),
 }
 
-/** The sink keys the driver core understands, in the order they are looked for. */
-export const SINK_KEYS = /* @__PURE__ */ Object.keys(TABLE)
-
 /**
  * Turns a sink value into the message it stands for, or throws an `INVALID_SINK` error naming the
  * problem. `more` are the translators the driver's features add, and `named` the keys features answer

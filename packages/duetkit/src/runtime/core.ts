@@ -44,6 +44,8 @@ export interface Runtime {
   pending(): boolean
   /** Renders now if a flush is pending. */
   flushNow(): void
+  /** Resolves after the next flush. */
+  nextFlush(): Promise<void>
   dispose(): void
 }
 
@@ -88,12 +90,17 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
     if (inst.alive) queue.push({ inst, action, data })
   }
 
+  // Queues a job and resolves once the flush after it has rendered it.
+  const flushed = (job: Job): Promise<void> => {
+    const done = queue.nextFlush()
+    queue.push(job)
+    return done
+  }
+
   // An action from outside the intents (the page's `dispatch`, an agent tool): resolved once rendered.
   const dispatchTo = (inst: Instance, action: string, data: unknown): Promise<void> => {
     if (!inst.alive || disposed) return Promise.reject(new DuetError('DISPOSED', `${inst.name} ${inst.id} is no longer rendered; ${action} was not dispatched`))
-    const done = queue.nextFlush()
-    enqueue(inst, action, data)
-    return done
+    return flushed({ inst, action, data })
   }
 
   const driver = (name: string): Wired | undefined => {
@@ -225,11 +232,7 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
     root: () => ({
       component: App,
       state: () => store,
-      replace(update) {
-        const done = queue.nextFlush()
-        queue.push({ inst: root, action: 'restore', apply: () => void (store = update(store)) })
-        return done
-      },
+      replace: (update) => flushed({ inst: root, action: 'restore', apply: () => void (store = update(store)) }),
     }),
   }
 
@@ -253,6 +256,7 @@ export function createRuntime(App: AnyComponent, options: RuntimeOptions): Runti
     dispatch: (action, data) => dispatchTo(root, action, data),
     pending: queue.pending,
     flushNow: queue.flushNow,
+    nextFlush: () => queue.nextFlush(),
     dispose() {
       if (disposed) return
       disposed = true

@@ -385,7 +385,7 @@ function withFactories(S: typeof Stream) {
 
 type StreamClass = typeof XStream
 /** `xs.create`, the one factory the runtime and drivers use, so a view that imports no `xs` carries no other. */
-export const createStream = ((producer?: any) => Stream.create(producer)) as unknown as StreamClass['create']
+export const createStream = Stream.create as unknown as StreamClass['create']
 /** xstream's `Stream` class with every factory, as duetkit's own implementation (`xs` in intents). */
 const DuetStream = /* @__PURE__ */ withFactories(Stream) as unknown as StreamClass
 /** A stream, typed as xstream's. */

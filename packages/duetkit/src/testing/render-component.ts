@@ -106,15 +106,7 @@ export function renderComponent<C extends AnyComponent>(
     if (disposed) throw new DuetError('DISPOSED', 'renderComponent: this component was disposed')
   }
   // Resolves after the flush that renders what the call queued, or at once when it queued nothing.
-  const settle = (): Promise<void> =>
-    rt.pending()
-      ? new Promise((resolve) => {
-          const off = rt.app.onFlush(() => {
-            off()
-            resolve()
-          })
-        })
-      : Promise.resolve()
+  const settle = (): Promise<void> => (rt.pending() ? rt.nextFlush() : Promise.resolve())
 
   const answer = (kind: 'ok' | 'error', name: string, data: unknown, target?: string): Promise<void> => {
     live()
