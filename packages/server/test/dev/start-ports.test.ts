@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort, freePortPair } from '../../../../test/support/ports.js'
+import { freePort, freePortPair, listenOn } from '../../../../test/support/ports.js'
 import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
 
 // `npm start` (scripts/start.js) and the forecast server it starts, when a port they need is taken.
@@ -14,6 +14,21 @@ async function takePort(): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   held.push(server)
   return (server.address() as { port: number }).port
+}
+
+/**
+ * Takes a port whose predecessor was free a moment ago, so DUET_DEV_PORT = it − 1 finds only the sandbox
+ * port taken. (A random taken port's predecessor may be any other test's ephemeral port: CI saw that once.)
+ */
+async function takeSandboxPort(): Promise<number> {
+  for (;;) {
+    const page = await freePortPair()
+    const server = await listenOn(page + 1).catch(() => undefined)
+    if (server) {
+      held.push(server)
+      return page + 1
+    }
+  }
 }
 
 function run(args: string[], env: Record<string, string>): Promise<Ended> {
@@ -34,7 +49,7 @@ describe('npm start with its ports taken', { timeout: 30_000 }, () => {
   })
 
   it("checks duet dev's sandbox port, DUET_DEV_PORT + 1, too", async () => {
-    const sandbox = await takePort()
+    const sandbox = await takeSandboxPort()
     const r = await run(['scripts/start.js'], { PORT: String(await freePort()), DUET_SERVE_PORT: String(await freePort()), DUET_DEV_PORT: String(sandbox - 1) })
     expect(r.code).toBe(1)
     expect(r.stderr.trim().split('\n')).toEqual([
