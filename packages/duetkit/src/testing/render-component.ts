@@ -95,7 +95,8 @@ export function renderComponent<C extends AnyComponent>(
     drivers,
     dom,
     props: options.props as Record<string, unknown> | undefined,
-    initialState: options.initialState,
+    // The state `states` starts from, so the recorded history and the runtime begin at one value.
+    initialState: states[0],
     afterAction(state) {
       if (state !== states[states.length - 1]) states.push(state as S)
     },

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net'
+import type { Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { freePort, freePortPair, listenOn } from '../../../../test/support/ports.js'
@@ -10,8 +10,7 @@ const held: Server[] = []
 
 /** Listens on a free loopback port and keeps it, so the code under test finds it taken. */
 async function takePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const server = await listenOn(0)
   held.push(server)
   return (server.address() as { port: number }).port
 }
