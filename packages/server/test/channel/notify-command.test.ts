@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChannelStore, type ChannelStore } from '../../src/channel/index.js'
+import { openChannelStore, type ChannelMessage, type ChannelStore } from '../../src/channel/index.js'
 import { builtDuetCli } from '../../../../test/support/built.js'
 import { tempDir } from './temp-dir.js'
 import { runToEnd, type Ended } from '../../../../test/support/run-to-end.js'
@@ -107,16 +108,24 @@ describe("the channels guide's terminal loop (duet wait --follow + duet notify)"
     try {
       await store.send(channel, 'app-to-agent', { event: 'ask', data: { q: 1 } })
       await store.send(channel, 'app-to-agent', { event: 'ask', data: { q: 2 } })
-      const answers: unknown[] = []
+      // `read` removes nothing, so each read returns every answer so far. Between reads the test waits on a
+      // timer: a read that returns at once (one answer already there) would otherwise loop on promises
+      // alone and never let this process read the shell's output pipe.
+      let answers: ChannelMessage[] = []
       const deadline = Date.now() + 45_000
-      while (answers.length < 2 && Date.now() < deadline) {
-        answers.push(...(await store.read(channel, 'agent-to-app', { waitMs: 1_000, after: '0' })))
+      while (Date.now() < deadline) {
+        answers = await store.read(channel, 'agent-to-app', { waitMs: 1_000, after: '0' })
+        if (answers.length >= 2) break
+        await sleep(50)
       }
       expect(answers).toMatchObject([
         { event: 'answer', data: { text: 'Seen, thanks.' } },
         { event: 'answer', data: { text: 'Seen, thanks.' } },
       ])
-      expect(out).toMatch(/app said: \{.*"event":"ask"/)
+      // The loop echoes before it answers, but its output reaches this process through a pipe, on its own time.
+      const said = /app said: \{.*"event":"ask"/
+      while (!said.test(out) && Date.now() < deadline) await sleep(50)
+      expect(out).toMatch(said)
     } finally {
       process.kill(-(shell.pid as number), 'SIGTERM')
       rmSync(binDir, { recursive: true, force: true })
