@@ -135,7 +135,8 @@ function enrich<E>(stream: Stream<any>): DomEventStream<E> {
 function datasetOf(event: any): Record<string, string> {
   const out: Record<string, string> = {}
   for (let el = event.target; el; el = el.parentElement) {
-    for (const k in el.dataset ?? {}) if (!(k in out)) out[k] = el.dataset[k]
+    // Own keys only: `in` would count `constructor` or `toString` as found already, and skip them.
+    for (const k in el.dataset ?? {}) if (!Object.hasOwn(out, k)) out[k] = el.dataset[k]
     if (el === event.ownerTarget) break
   }
   return out

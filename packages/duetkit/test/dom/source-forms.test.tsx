@@ -85,3 +85,28 @@ describe('DOM source: control(), dataset() and preventDefault', () => {
     expect(t.state.submitted).toBe(1)
   })
 })
+
+describe('DOM source: data() and dataset() read names an object inherits too', () => {
+  it('reads data-constructor and data-to-string like any other data-* attribute', async () => {
+    interface Seen {
+      one: string | undefined
+      all: Record<string, string>
+    }
+    const Named = component<Seen>()(
+      () => (
+        <button type="button" className="go" data-constructor="ctor" data-to-string="text">
+          go
+        </button>
+      ),
+      {
+        initialState: { one: undefined, all: {} },
+        intent: ({ DOM }) => ({ ONE: DOM.click('.go').data('constructor'), ALL: DOM.click('.go').dataset() }),
+        model: { ONE: (s, one) => ({ ...s, one }), ALL: (s, all) => ({ ...s, all }) },
+      },
+    )
+    const t = renderComponent(Named)
+    await t.simulateEvent('.go', 'click')
+    expect(t.state.one).toBe('ctor')
+    expect(t.state.all).toEqual({ constructor: 'ctor', toString: 'text' })
+  })
+})
