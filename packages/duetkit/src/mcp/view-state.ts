@@ -130,7 +130,7 @@ export function keepViewState(
         state = store.load(id)
       } catch (err) {
         loaded = true
-        return fail('could not load')(err)
+        return fail(`could not load (${store.kind})`)(err)
       }
       if (state instanceof Promise)
         state.then(

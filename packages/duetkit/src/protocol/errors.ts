@@ -140,8 +140,9 @@ export type ErrorData = Readonly<Record<string, unknown>>
  */
 export class DuetError extends Error {
   override readonly name = 'DuetError'
-  readonly code: ErrorCode
-  // Declared, not defined, so an error without data has no `data` key at all.
+  // Declared, not defined: the constructor sets `code` (a field would only add its name to every bundle),
+  // and an error without data has no `data` key at all.
+  declare readonly code: ErrorCode
   declare readonly data?: ErrorData
 
   constructor(code: ErrorCode, message: string, data?: ErrorData, options?: { cause?: unknown }) {

@@ -37,7 +37,8 @@ export function tryCall(f: (t: any) => any, t: any, out: IL): any {
  */
 export class Op implements IL, Prod {
   out: any = OFF
-  s: any
+  // An operator's own state, set where it starts (declared only: a field would add a line to every bundle).
+  declare s: any
   constructor(
     public ins: any,
     public a?: any,
@@ -161,7 +162,9 @@ export class EndWhen extends Op {
     this.out = out
     const end = () => this._c()
     this.a._add((this.s = { out, _n: end, _e: (err: any) => out._e(err), _c: end }))
-    this.ins._add(this)
+    // An end stream that emits, completes or errors as it starts has ended this already: the input is
+    // not listened to (xstream listens to it for good).
+    if (this.out === out) this.ins._add(this)
   }
   override _stop() {
     super._stop()

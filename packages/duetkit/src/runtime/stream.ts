@@ -37,7 +37,8 @@ const internalize = (p: any) => {
 }
 
 class Stream implements IL {
-  _prod: Prod
+  // Declared only (the constructor sets it), as Op's fields: a field would add its name to every bundle.
+  declare _prod: Prod
   _ils: IL[] = []
   _stopID: any = NO
   _dl: IL = NO
@@ -322,14 +323,19 @@ function withFactories(S: typeof Stream) {
     },
     merge(...ins: any[]) {
       let left = 0
+      let run = 0
       const m = {
         out: OFF,
         _start(out: any) {
           m.out = out
           left = ins.length
-          for (const s of ins) s._add(m)
+          // An input that errors as it starts stops the merge (and a listener may start it again): the
+          // inputs after it are then left alone, where xstream listens to them for good.
+          const mine = ++run
+          for (const s of ins) if (run === mine) s._add(m)
         },
         _stop() {
+          run++
           for (const s of ins) s._remove(m)
           m.out = OFF
         },
@@ -344,6 +350,7 @@ function withFactories(S: typeof Stream) {
       let vals: any[] = []
       let waiting = 0
       let open = 0
+      let run = 0
       const c = {
         out: OFF,
         _start(out: any) {
@@ -354,7 +361,10 @@ function withFactories(S: typeof Stream) {
             out._n([])
             out._c()
           }
+          // As in merge: once an input's error has stopped the combine, the rest are not listened to.
+          const mine = ++run
           ins.forEach((s, i) => {
+            if (run !== mine) return
             const il = {
               out,
               _n(t: any) {
@@ -371,6 +381,7 @@ function withFactories(S: typeof Stream) {
           })
         },
         _stop() {
+          run++
           for (const [i, s] of ins.entries()) s._remove(ils[i])
           c.out = OFF
           ils = []

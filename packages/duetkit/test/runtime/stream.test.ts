@@ -9,6 +9,7 @@ const { default: dropRepeats } = createRequire(import.meta.url)('xstream/extra/d
 // duetkit's own streams against xstream itself: each case builds the same graph on both and compares
 // what a listener records, step by step, including errors, completion and the asynchronous stop.
 type Xs = typeof xstream
+type S = XStream<unknown>
 type Event = ['next', unknown] | ['error', string] | ['complete']
 
 function record<T>(s: XStream<T>): Event[] {
@@ -237,6 +238,58 @@ describe("duetkit's streams behave as xstream's", () => {
       ['next', 3],
     ])
     expect(typeof (mine.stream as unknown as Record<symbol, () => unknown>)[Symbol.for('https://github.com/benlesh/symbol-observable')]).toBe('function')
+  })
+
+  // Where duetkit's streams part from xstream on purpose (found by stream-differential.test.ts); each
+  // case runs on both, so the difference it names is shown to exist.
+  it('an input that errors as it starts stops merge, combine and endWhen without listening to the rest (xstream keeps them listened to for good)', async () => {
+    const builds = [
+      (xs: Xs, s: S) => xs.merge(xs.throw(new Error('early')), s),
+      (xs: Xs, s: S) => xs.combine(xs.throw(new Error('early')), s),
+      (xs: Xs, s: S) => s.endWhen(xs.throw(new Error('early'))),
+    ]
+    for (const build of builds) {
+      const mine = source(ours)
+      const theirs = source(xstream)
+      const logs = [record(build(ours, mine.stream)), record(build(xstream, theirs.stream))]
+      await tick()
+      expect(logs).toEqual([[['error', 'early']], [['error', 'early']]])
+      expect(mine.counts).toEqual({ starts: 0, stops: 0 })
+      expect(theirs.counts).toEqual({ starts: 1, stops: 0 })
+    }
+  })
+
+  it('an end stream that emits as it starts ends endWhen without listening to the input (xstream keeps it listened to for good)', async () => {
+    const mine = source(ours)
+    const theirs = source(xstream)
+    const logs = [record(mine.stream.endWhen(ours.of('now'))), record(theirs.stream.endWhen(xstream.of('now')))]
+    await tick()
+    expect(logs).toEqual([[['complete']], [['complete']]])
+    expect(mine.counts).toEqual({ starts: 0, stops: 0 })
+    expect(theirs.counts).toEqual({ starts: 1, stops: 0 })
+  })
+
+  it('a combine that heard one error through two inputs still tells a later listener of the next error (xstream loses it)', async () => {
+    const logs = []
+    for (const xs of [ours, xstream]) {
+      const s = source(xs)
+      const both = xs.combine(s.stream, s.stream)
+      const first = record(both)
+      s.error(new Error('first'))
+      await tick()
+      const later = record(both)
+      s.next(1)
+      s.error(new Error('second'))
+      logs.push({ first, later })
+    }
+    expect(logs[0]).toEqual({
+      first: [['error', 'first']],
+      later: [
+        ['next', [1, 1]],
+        ['error', 'second'],
+      ],
+    })
+    expect(logs[1]).toEqual({ first: [['error', 'first']], later: [['next', [1, 1]]] })
   })
 
   it('create refuses a producer without start and stop, as xstream does', () => {
