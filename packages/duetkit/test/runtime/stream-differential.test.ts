@@ -3,8 +3,8 @@ import { Stream as xstream, type Stream as XStream } from 'xstream'
 import { xs as ours } from 'duetkit'
 
 // duetkit's streams against xstream on random graphs: each seed draws a plan (sources, operators on
-// earlier nodes, factories, an imitating proxy) and a script (listeners come and go, sources emit, error
-// and complete, macrotasks pass so stops happen). The plan runs on both libraries; one log records, in
+// earlier nodes, factories, a proxy that imitates a node, half the time closing a cycle) and a script
+// (listeners come and go, sources emit, error and complete, stops run one macrotask level at a time). The plan runs on both libraries; one log records, in
 // order, what every listener and debug spy saw and when each source's producer started and stopped.
 // The hand-written cases in stream.test.ts name each behaviour; this one finds the orders they miss.
 
@@ -43,7 +43,8 @@ type Step =
 
 interface Plan {
   nodes: Node[]
-  imitate?: { proxy: number; target: number }
+  /** The proxy imitates `target`, or `target.take(take)` when that closes a cycle through the proxy. */
+  imitate?: { proxy: number; target: number; take?: number }
   steps: Step[]
 }
 
@@ -59,7 +60,7 @@ function draw(seed: number): Plan {
   const nodes: Node[] = [{ k: 'source' }, { k: 'source' }]
   if (r.int(3) === 0) nodes.push({ k: 'proxy' })
   const proxy = nodes.findIndex((n) => n.k === 'proxy')
-  // Which nodes read a node (directly or not), so the proxy imitates only what does not read it.
+  // Which nodes each node reads (directly or not), so a cycle through the proxy is known.
   const reads: Set<number>[] = nodes.map((_, i) => new Set([i]))
   const total = 6 + r.int(10)
   while (nodes.length < total) {
@@ -105,8 +106,11 @@ function draw(seed: number): Plan {
     reads.push(new Set([nodes.length, ...from.flatMap((i) => [...reads[i]!])]))
     nodes.push(node)
   }
-  const targets = nodes.map((_, i) => i).filter((i) => proxy >= 0 && i !== proxy && !reads[i]!.has(proxy))
-  const imitate = targets.length ? { proxy, target: r.pick(targets) } : undefined
+  // Half the time a cycle (what the proxy imitates reads the proxy), as intents close them; a take on the
+  // way back bounds each lap, or one value would go round for ever on both.
+  const cycle = r.int(2) === 0
+  const targets = nodes.map((_, i) => i).filter((i) => proxy >= 0 && i !== proxy && reads[i]!.has(proxy) === cycle)
+  const imitate = targets.length ? { proxy, target: r.pick(targets), ...(cycle && { take: 1 + r.int(3) }) } : undefined
 
   const steps: Step[] = []
   let listeners = 0
@@ -220,7 +224,8 @@ function play(xs: Xs, plan: Plan): unknown[] {
   }
   if (plan.imitate) {
     try {
-      built[plan.imitate.proxy]!.imitate(built[plan.imitate.target]!)
+      const { proxy, target, take } = plan.imitate
+      built[proxy]!.imitate(take === undefined ? built[target]! : built[target]!.take(take))
       log.push(['imitated'])
     } catch (e) {
       // The text is duetkit's own; that both refuse is what counts.
