@@ -6,6 +6,7 @@ import { attributesModule } from 'snabbdom/build/modules/attributes.js'
 import type { Hooks, Module, VNode, VNodeData } from 'snabbdom'
 import { createPatcher } from '../../src/dom/patch.js'
 import { ELEMENT_UPDATES, setScope, updateProps, updateStyle } from '../../src/dom/modules.js'
+import { seededRandom as random } from '../../../../test/support/seeded-random.js'
 
 // duetkit's patcher against snabbdom's, the one it replaced: the same random edits go through both,
 // and after each one the DOM, which elements were kept and every hook call must be the same. The
@@ -14,18 +15,6 @@ import { ELEMENT_UPDATES, setScope, updateProps, updateStyle } from '../../src/d
 const asModule = (update: Module['update']): Module => ({ create: update, update })
 const snabbdomPatch = init([classModule, asModule(updateProps), attributesModule, asModule(updateStyle), asModule(setScope)])
 const ourPatch = createPatcher(ELEMENT_UPDATES)
-
-/** A deterministic random source (mulberry32), so a failing seed can be run again. */
-function random(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // A tree described as plain data, built into fresh vnodes for each patcher (a patcher writes into its vnodes).
 type Spec = { text: string } | { tag: string; key?: string; data: Omit<VNodeData, 'hook'>; hooked: boolean; text?: string; kids?: Spec[] }

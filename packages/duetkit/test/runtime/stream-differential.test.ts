@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Stream as xstream, type Stream as XStream } from 'xstream'
 import { xs as ours } from 'duetkit'
+import { seededRandom } from '../../../../test/support/seeded-random.js'
 
 // duetkit's streams against xstream on random graphs: each seed draws a plan (sources, operators on
 // earlier nodes, factories, a proxy that imitates a node, half the time closing a cycle) and a script
@@ -11,16 +12,9 @@ import { xs as ours } from 'duetkit'
 type Xs = typeof xstream
 type S = XStream<unknown>
 
-/** A deterministic random source (mulberry32), so a failing seed can be run again. */
+/** The seed's random picks. */
 function random(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const next = seededRandom(seed)
   return { int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! }
 }
 
