@@ -5,7 +5,8 @@ import { seededRandom } from '../../../../test/support/seeded-random.js'
 
 // duetkit's streams against xstream on random graphs: each seed draws a plan (sources, operators on
 // earlier nodes, factories, a proxy that imitates a node, half the time closing a cycle) and a script
-// (listeners come and go, sources emit, error and complete, stops run one macrotask level at a time). The plan runs on both libraries; one log records, in
+// (listeners, next-only listeners and subscriptions come and go, sources emit, error and complete, a
+// value is sent into the middle of the graph, stops run one macrotask level at a time). The plan runs on both libraries; one log records, in
 // order, what every listener and debug spy saw and when each source's producer started and stopped.
 // The hand-written cases in stream.test.ts name each behaviour; this one finds the orders they miss.
 
@@ -29,7 +30,8 @@ type Node =
   | { k: 'merge' | 'combine'; ins: number[] }
 
 type Step =
-  | { k: 'listen'; node: number }
+  | { k: 'listen'; node: number; how: 'listener' | 'next only' | 'subscribe' }
+  | { k: 'send'; node: number; v: number }
   | { k: 'unlisten'; listener: number }
   | { k: 'next'; source: number; v: number }
   | { k: 'error' | 'complete'; source: number }
@@ -112,10 +114,11 @@ function draw(seed: number): Plan {
   for (let i = 0, count = 12 + r.int(20); i < count; i++) {
     const roll = r.int(20)
     if (roll < 5 || listeners === 0) {
-      steps.push({ k: 'listen', node: r.int(nodes.length) })
+      steps.push({ k: 'listen', node: r.int(nodes.length), how: r.pick(['listener', 'listener', 'next only', 'subscribe'] as const) })
       listeners++
     } else if (roll < 7) steps.push({ k: 'unlisten', listener: r.int(listeners) })
-    else if (roll < 15) steps.push({ k: 'next', source: r.pick(sources), v: r.int(16) })
+    else if (roll < 14) steps.push({ k: 'next', source: r.pick(sources), v: r.int(16) })
+    else if (roll < 15) steps.push({ k: 'send', node: r.int(nodes.length), v: r.int(16) })
     else if (roll < 16) steps.push({ k: 'error', source: r.pick(sources) })
     else if (roll < 17) steps.push({ k: 'complete', source: r.pick(sources) })
     else steps.push({ k: 'tick' })
@@ -227,26 +230,33 @@ function play(xs: Xs, plan: Plan): unknown[] {
     }
   }
 
-  const listeners: Array<{ node: number; l: { next(v: unknown): void; error(e: unknown): void; complete(): void } }> = []
+  // How each listener leaves: removeListener, or its subscription's unsubscribe.
+  const leave: Array<() => void> = []
   for (const [n, step] of plan.steps.entries()) {
     log.push(['step', n])
     switch (step.k) {
       case 'listen': {
-        const id = listeners.length
-        const l = {
-          next: (v: unknown) => log.push([id, 'next', v]),
-          error: (e: unknown) => log.push([id, 'error', said(e)]),
-          complete: () => log.push([id, 'complete']),
+        const id = leave.length
+        const stream = built[step.node]!
+        const next = (v: unknown) => log.push([id, 'next', v])
+        const l = { next, error: (e: unknown) => log.push([id, 'error', said(e)]), complete: () => log.push([id, 'complete']) }
+        if (step.how === 'subscribe') {
+          const sub = stream.subscribe(l)
+          leave.push(() => sub.unsubscribe())
+        } else {
+          // A listener with only `next` (the others filled in by the library, errors dropped).
+          const given = step.how === 'next only' ? { next } : l
+          stream.addListener(given)
+          leave.push(() => stream.removeListener(given as typeof l))
         }
-        listeners.push({ node: step.node, l })
-        built[step.node]!.addListener(l)
         break
       }
-      case 'unlisten': {
-        const { node, l } = listeners[step.listener]!
-        built[node]!.removeListener(l)
+      case 'unlisten':
+        leave[step.listener]!()
         break
-      }
+      case 'send':
+        built[step.node]!.shamefullySendNext(step.v)
+        break
       case 'next':
         emitters[step.source]?.next(step.v)
         break
@@ -264,7 +274,7 @@ function play(xs: Xs, plan: Plan): unknown[] {
   }
   // Everyone leaves and the stops run now, so no timer of this run lands in the other's log.
   log.push(['teardown'])
-  for (const { node, l } of listeners) built[node]!.removeListener(l)
+  for (const go of leave) go()
   vi.runAllTimers()
   return log
 }
