@@ -199,9 +199,30 @@ class MemoryChannelStore implements ChannelStore {
     const encoded = encodeMessage(message, this.limits)
     const { event, json, bytes } = encoded
     const now = Date.now()
+    const before = this.channels.get(id)
+    const seen = before?.appSeen
     const channel = this.use(id, now, true, direction === 'app-to-agent', owner)!
+    try {
+      this.checkRoom(channel, direction, id, bytes, now)
+    } catch (err) {
+      // As SQLite's transaction does: a refused send leaves no channel of its own behind and marks nothing seen.
+      if (!before) {
+        this.end(channel, now)
+        this.channels.delete(id)
+      } else if (seen === false) channel.appSeen = false
+      throw err
+    }
     const queue = channel.queues[direction]
-    if (queue.length >= this.limits.maxPending) throw queueFullError(id, this.limits)
+    const stored = { id: String(++channel.seq), event, json, at: now, bytes }
+    queue.push(stored)
+    channel.touchedAt = now
+    this.bell.ring(bellKey(id, direction))
+    return stored.id
+  }
+
+  /** Throws when `bytes` more do not fit: the queue's pending count first, then the byte quotas. */
+  private checkRoom(channel: Channel, direction: Direction, id: string, bytes: number, now: number): void {
+    if (channel.queues[direction].length >= this.limits.maxPending) throw queueFullError(id, this.limits)
     if (this.bytes + bytes > this.limits.maxStoreBytes) this.expireIdle(now)
     if (this.bytes + bytes > this.limits.maxStoreBytes) throw quotaError('maxStoreBytes', this.limits.maxStoreBytes, this.bytes, bytes)
     if (channel.owner !== '') {
@@ -210,11 +231,6 @@ class MemoryChannelStore implements ChannelStore {
       const mine = this.usage.get(channel.owner)?.bytes ?? 0
       if (mine + bytes > limit) throw quotaError('maxStoreBytesPerSubject', limit, mine, bytes)
     }
-    const stored = { id: String(++channel.seq), event, json, at: now, bytes }
-    queue.push(stored)
-    channel.touchedAt = now
-    this.bell.ring(bellKey(id, direction))
-    return stored.id
   }
 
   async drain(id: string, direction: Direction, options: DrainOptions = {}): Promise<ChannelMessage[]> {

@@ -121,7 +121,10 @@ local function expireIdle()
   for _, cid in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. (now - ttl), 'LIMIT', 0, 1000)) do forget(cid) end
 end
 `
-const USE_CHANNEL = `${PRELUDE}
+// Using a channel is a check (closed, expired, unknown, the channel quotas) and then a commit (create or touch
+// it, mark an app's use). SEND puts its own refusals (full, the byte quotas) in between, so a refused send leaves
+// no channel behind and marks nothing, as the other backends' do.
+const USE_CHECK = `${PRELUDE}
 local meta = redis.call('HMGET', KEYS[1], 'state', 'touched')
 if meta[1] and meta[1] ~= '0' then return {'closed'} end
 if meta[1] and tonumber(meta[2]) < now - ttl then
@@ -144,11 +147,14 @@ if not meta[1] then
     if mine >= tonumber(ARGV[10]) then return {'subject-channels', mine} end
   end
 end
-if not redis.call('HGET', KEYS[8], id) then
+if meta[1] and not redis.call('HGET', KEYS[8], id) then
   redis.call('HSET', KEYS[8], id, owner)
-  -- A channel from before owners were kept brings its bytes along.
-  if meta[1] and owner ~= '' then redis.call('INCRBY', OWNER .. owner .. ':bytes', sizeOf(id)) end
+  -- A channel from before owners were kept brings its bytes along (before SEND weighs the owner's bytes).
+  if owner ~= '' then redis.call('INCRBY', OWNER .. owner .. ':bytes', sizeOf(id)) end
 end
+`
+const USE_COMMIT = `
+if not meta[1] then redis.call('HSET', KEYS[8], id, owner) end
 redis.call('HSET', KEYS[1], 'state', '0', 'touched', now)
 if string.sub(ARGV[5], 2, 2) == '1' then redis.call('HSET', KEYS[1], 'app', '1') end
 redis.call('ZADD', KEYS[4], now, id)
@@ -157,15 +163,17 @@ redis.call('PEXPIRE', KEYS[1], tomb)
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
 `
+const USE_CHANNEL = `${USE_CHECK}${USE_COMMIT}`
 // Ids follow the Redis server's clock (milliseconds) and never step back: after a restart that lost the data
 // the counter starts again from the clock, not from 1, so an id is never handed out twice.
 // ARGV[12] = max pending, 13 = event (JSON), 14 = data (JSON), 15 = the bell to ring.
-const SEND = `${USE_CHANNEL}
+const SEND = `${USE_CHECK}
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[12]) then return {'full'} end
 local t = redis.call('TIME')
 local clock = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local id = math.max(tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1, clock)
-local entry = '{"id":"' .. tostring(id) .. '","event":' .. ARGV[13] .. ',"data":' .. ARGV[14] .. ',"at":' .. ARGV[1] .. '}'
+-- The message's id (\`id\` stays the channel's, which the commit below uses).
+local mid = math.max(tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1, clock)
+local entry = '{"id":"' .. tostring(mid) .. '","event":' .. ARGV[13] .. ',"data":' .. ARGV[14] .. ',"at":' .. ARGV[1] .. '}'
 local used = totalBytes()
 if used + #entry > tonumber(ARGV[8]) then
   expireIdle()
@@ -180,12 +188,13 @@ if owner ~= '' then
     if mine + #entry > tonumber(ARGV[11]) then return {'subject-bytes', mine, #entry} end
   end
 end
-redis.call('HSET', KEYS[1], 'seq', tostring(id))
-redis.call('ZADD', KEYS[2], id, entry)
+${USE_COMMIT}
+redis.call('HSET', KEYS[1], 'seq', tostring(mid))
+redis.call('ZADD', KEYS[2], mid, entry)
 account(#entry)
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PUBLISH', ARGV[15], '1')
-return {'ok', tostring(id)}
+return {'ok', tostring(mid)}
 `
 // ARGV[12] = acknowledge up to this id ('' for none).
 const ACK_PART = `

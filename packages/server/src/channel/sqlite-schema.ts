@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from './sqlite-driver.js'
 
 /**
- * Brings a channels file from an older Duet up to the quota and app-seen schema, and installs the triggers
+ * Brings a channels file from an older Duet up to the quota, app-seen and cursor-bound schema, and installs the triggers
  * that keep the store-wide counters ('bytes' of stored messages, open 'channels') in the `stats` table.
  * Triggers rather than code: every path that inserts or deletes a message or ends a channel (send, ack,
  * set-aside, close, expiry, sweep) updates them in its own transaction, so they cannot drift.
@@ -26,10 +26,18 @@ export function upgradeSchema(db: SqliteDatabase): void {
     db.exec(`ALTER TABLE messages ADD COLUMN owner TEXT NOT NULL DEFAULT '';
       UPDATE messages SET owner = coalesce((SELECT owner FROM channels WHERE id = messages.channel), '');`)
   }
+  if (!columns('channels').has('last_seq')) {
+    // A channel's newest message id, the bound of its acknowledgement cursors. Channels from before it was kept
+    // get the store's newest id: every cursor they accepted then is still accepted.
+    db.exec(`ALTER TABLE channels ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+      UPDATE channels SET last_seq = coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0);`)
+  }
   upgradeOwners(db)
   db.exec(`
     INSERT INTO stats (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM messages WHERE true ON CONFLICT (name) DO NOTHING;
     INSERT INTO stats (name, value) SELECT 'channels', count(*) FROM channels WHERE state = 0 ON CONFLICT (name) DO NOTHING;
+    CREATE TRIGGER IF NOT EXISTS messages_last_seq AFTER INSERT ON messages
+      BEGIN UPDATE channels SET last_seq = NEW.seq WHERE id = NEW.channel; END;
     CREATE TRIGGER IF NOT EXISTS messages_bytes_in AFTER INSERT ON messages
       BEGIN UPDATE stats SET value = value + NEW.size WHERE name = 'bytes'; END;
     CREATE TRIGGER IF NOT EXISTS messages_bytes_out AFTER DELETE ON messages

@@ -73,7 +73,8 @@ CREATE TABLE IF NOT EXISTS channels (
   pending_0 INTEGER NOT NULL DEFAULT 0,
   pending_1 INTEGER NOT NULL DEFAULT 0,
   app_seen INTEGER NOT NULL DEFAULT 0,
-  owner TEXT NOT NULL DEFAULT ''
+  owner TEXT NOT NULL DEFAULT '',
+  last_seq INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -192,7 +193,7 @@ class SqliteChannelStore implements ChannelStore {
       first: db.prepare(`SELECT seq, event, data, at FROM messages WHERE channel = ? AND dir = ? AND seq > ? ORDER BY seq LIMIT ?`),
       ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND seq <= ?`),
       dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
-      lastSeq: db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'messages'`),
+      lastSeq: db.prepare(`SELECT last_seq FROM channels WHERE id = ?`),
       count: db.prepare(`INSERT INTO stats (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value`),
       stat: db.prepare(`SELECT value FROM stats WHERE name = ?`),
       touch: db.prepare(`UPDATE channels SET touched_at = ? WHERE id = ? AND state = ${OPEN}`),
@@ -217,6 +218,16 @@ class SqliteChannelStore implements ChannelStore {
       const owner = existing ? existing.owner : ownerOf(id, given)
       if (!existing) this.create(id, now, d === 0, owner)
       else if (d === 0 && !existing.app_seen) s.markApp.run(id)
+      // Closed, expired and full come first, as on the other backends; a throw below undoes the bump with the rest.
+      if (s.bump[d].run({ id, now, fresh: now - limits.idleTtlMs, max: limits.maxPending }).changes === 0) {
+        const current = s.row[d].get(id) as ChannelRow
+        if (current.state !== OPEN) throw closedError(id)
+        if (current.touched_at < now - limits.idleTtlMs) {
+          this.expire(id, now)
+          return -1
+        }
+        throw queueFullError(id, limits)
+      }
       const used = this.counter('bytes')
       if (used + bytes > limits.maxStoreBytes) {
         this.expireIdle(now)
@@ -229,19 +240,11 @@ class SqliteChannelStore implements ChannelStore {
         const mine = this.usage(owner).bytes
         if (mine + bytes > limits.maxStoreBytesPerSubject) throw quotaError('maxStoreBytesPerSubject', limits.maxStoreBytesPerSubject, mine, bytes)
       }
-      if (s.bump[d].run({ id, now, fresh: now - limits.idleTtlMs, max: limits.maxPending }).changes === 0) {
-        const current = s.row[d].get(id) as ChannelRow
-        if (current.state !== OPEN) throw closedError(id)
-        if (current.touched_at < now - limits.idleTtlMs) {
-          this.expire(id, now)
-          return -1
-        }
-        throw queueFullError(id, limits)
-      }
       return Number(s.insert.run(id, d, event, json, now, bytes, owner).lastInsertRowid)
     })
     this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
-      const last = (s.lastSeq.get() as { seq: number } | undefined)?.seq ?? 0
+      // Past the newest id of this channel (ids are store-wide here, so another channel's count for nothing).
+      const last = (s.lastSeq.get(id) as { last_seq: number } | undefined)?.last_seq ?? 0
       if (upTo > last) return -1
       const n = s.ackUpTo.run(id, d, upTo).changes
       if (n > 0) s.lower[d].run({ id, n, now })

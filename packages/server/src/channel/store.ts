@@ -35,7 +35,9 @@ export interface OutgoingMessage {
  * - `drain(...)` atomically returns and removes a batch (concurrent drains never share a message): at-most-once if
  *   the caller then loses the result. Its `accept` hook runs before the removal; if it throws, the batch stays.
  * - Message ids are decimal strings, unique and increasing per queue (compare them as numbers), and never
- *   repeat, even after a Redis restart that lost its data (Redis ids follow the server clock).
+ *   repeat, even after a Redis restart that lost its data (Redis ids follow the server clock). A cursor (`after`,
+ *   `upTo`) past the newest id the channel handed out is INVALID_OPTION on every backend, also where ids are
+ *   store-wide (SQLite): another channel's id is no cursor of this one.
  * - Rows that cannot be parsed (corruption) are set aside by `read`: removed from the queue, counted in
  *   `stats().setAside`, reported through `onSetAside`; their neighbours are delivered.
  * - A server-minted id (`ch_…`) that this store never minted fails with UNKNOWN_CHANNEL; agent-picked ids still
@@ -47,7 +49,8 @@ export interface OutgoingMessage {
  *   the key carries, else the `owner` the creating call passed (a client address's space without auth). A send
  *   past a byte quota, or a new channel past a channel quota, fails with LIMIT_REACHED naming the quota, its
  *   limit and the current use (idle channels past their TTL are expired first, so they never hold room), and
- *   nothing stored is lost. Acknowledging, closing and expiry free room. Calls with no owner on an unscoped key
+ *   nothing stored is lost; the refused send leaves nothing behind either (no channel made, no app mark). A
+ *   full queue (QUEUE_FULL) is reported before the byte quotas. Acknowledging, closing and expiry free room. Calls with no owner on an unscoped key
  *   (a library or stdio caller) count against the store-wide quotas only.
  * - App-side calls (sending `app-to-agent`, reading or acknowledging `agent-to-app`) and `open` mark the
  *   channel as seen by an app (`appSeen`), so agent-side tools can flag an id no app has touched.

@@ -33,7 +33,7 @@ describe('sqlite store specifics', () => {
     }
   })
 
-  it('upgrades a file from before quotas: its stored bytes and open channels are counted, per subject too, its channels count as seen', async () => {
+  it('upgrades a file from before quotas: its stored bytes and open channels are counted, per subject too, its channels count as seen and keep their cursor bound', async () => {
     const { dir, remove } = tempDir()
     try {
       mkdirSync(join(dir, SQLITE_SUBDIR), { recursive: true })
@@ -67,6 +67,13 @@ describe('sqlite store specifics', () => {
         expect(got.map((m) => m.data)).toEqual(['é', { a: 1 }])
         await store.ack('ch-old', 'app-to-agent', got[1].id)
         expect(await store.stats()).toMatchObject({ bytes: 0, channels: 1 })
+        // An old channel keeps the cursor bound it had, the store's newest id (alice's message, 3)…
+        expect(await store.ack('ch-old', 'app-to-agent', '3')).toBe(0)
+        // …until its next message bounds it by its own newest id: a newer one of another channel is refused.
+        const next = await store.send('ch-old', 'app-to-agent', { event: 'ev' })
+        const elsewhere = await store.send('ch-new', 'app-to-agent', { event: 'ev' })
+        expect((await channelError(store.ack('ch-old', 'app-to-agent', elsewhere))).code).toBe('INVALID_OPTION')
+        expect(await store.ack('ch-old', 'app-to-agent', next)).toBe(1)
       } finally {
         await store.dispose()
       }

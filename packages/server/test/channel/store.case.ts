@@ -225,6 +225,19 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(Number(later)).toBeGreaterThan(Number(ids[3]))
     })
 
+    it("refuses as a cursor an id past this channel's newest, even one another channel handed out since", async () => {
+      const store = await make()
+      const mine = await store.open()
+      const busy = await store.open()
+      await store.send(mine, 'agent-to-app', { event: 'm', data: 'keep me' })
+      let theirs = ''
+      for (let i = 0; i < 3; i++) theirs = await store.send(busy, 'agent-to-app', { event: 'm', data: i })
+      // An agent that mixed up its channels: the other channel's newest id is no cursor of this one.
+      expect((await channelError(store.ack(mine, 'agent-to-app', theirs))).code).toBe('INVALID_OPTION')
+      expect((await channelError(store.read(mine, 'agent-to-app', { after: theirs }))).code).toBe('INVALID_OPTION')
+      expect((await store.read(mine, 'agent-to-app')).map((m) => m.data)).toEqual(['keep me'])
+    })
+
     it('read with since follows by id and acknowledges nothing; a waiting follower wakes on the next send', async () => {
       const store = await make()
       const other = await make()
@@ -464,6 +477,24 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(again).toMatch(/^\d+$/)
       await store.close(id)
       expect((await store.stats()).bytes).toBe(used)
+    })
+
+    it('a send refused for a quota leaves nothing behind (no new channel, no app mark), and a full queue is said before the byte quota', async () => {
+      const store = await make({ maxStoreBytesPerSubject: 300, maxPending: 1 })
+      const who = scopeChannelStore(store, freshId('subject'))
+      const big = { event: 'x', data: 'y'.repeat(400) }
+      // The channel this first use would have made is not made.
+      const refused = await channelError(who.send(freshId('refused'), 'app-to-agent', big))
+      expect(refused.data).toMatchObject({ quota: 'maxStoreBytesPerSubject' })
+      expect((await who.stats()).channels).toBe(0)
+      // A channel only the agent has used is not marked as an app's by the app's refused send.
+      const agentOnly = freshId('agent')
+      await who.send(agentOnly, 'agent-to-app', { event: 'hi' })
+      expect((await channelError(who.send(agentOnly, 'app-to-agent', big))).code).toBe('LIMIT_REACHED')
+      expect(await who.appSeen(agentOnly)).toBe(false)
+      expect((await who.stats()).channels).toBe(1)
+      // Full and over the quota at once: the full queue is what the sender hears, on every backend.
+      expect((await channelError(who.send(agentOnly, 'agent-to-app', big))).code).toBe('QUEUE_FULL')
     })
 
     it('channel quota: past maxChannels open and first use are LIMIT_REACHED with the limit and count; closing frees room', async () => {
