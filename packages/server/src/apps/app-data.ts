@@ -130,6 +130,8 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
 
   const put = db.transaction((owner: string, app: string, key: string, value: unknown, append: boolean): DataInfo => {
     const stored = (select.get(owner, app, key) as { value: string } | undefined)?.value
+    // The value itself first (too large never fits), then the quotas a new key counts against, as on Redis.
+    const { json, info } = encodeValue(app, key, merged(app, key, stored, value, append), limits)
     if (stored === undefined) {
       const appKeys = n(count, owner, app)
       // The namespace counts only matter for a new namespace; they are the slower queries.
@@ -137,7 +139,6 @@ export function createAppData(db: AppsDatabase, limits: AppLimits) {
       const full = dataFull(app, { appKeys, ownerKeys: n(ownerKeys, owner), allKeys: n(allKeys), ...apps }, limits)
       if (full) throw full
     }
-    const { json, info } = encodeValue(app, key, merged(app, key, stored, value, append), limits)
     upsert.run(owner, app, key, json, info.bytes, Date.now())
     return info
   })

@@ -108,8 +108,15 @@ while total > tonumber(ARGV[1]) do
   if total > counter(KEYS[5]) then
     victim = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
   else
-    local heaviest = redis.call('ZREVRANGE', KEYS[4], 0, 0)[1]
-    if heaviest then victim = redis.call('ZRANGE', ownerSet(heaviest), 0, 0)[1] end
+    -- Of the owners holding the most, the one whose oldest render was recorded first (as the SQLite store).
+    local top = redis.call('ZREVRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+    local first = nil
+    if top[2] then
+      for _, o in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], top[2], top[2])) do
+        local oldest = redis.call('ZRANGE', ownerSet(o), 0, 0, 'WITHSCORES')
+        if oldest[2] and (not first or tonumber(oldest[2]) < first) then victim, first = oldest[1], tonumber(oldest[2]) end
+      end
+    end
   end
   if not victim then break end
   drop(victim)
@@ -385,8 +392,9 @@ export async function openRedisAppStore(url: string, limits: AppLimits): Promise
             client.multi().hGet(dataKey(ns, app), key).hGet(versionKey(ns, app), key).hLen(dataKey(ns, app)).exec(),
           )
           const current = typeof stored === 'string' ? stored : undefined
-          if (current === undefined && Number(count) >= limits.maxKeysPerApp) throw keysFullError(app, limits, Number(count))
+          // The value itself first (too large never fits), then the quotas a new key counts against, as in SQLite.
           const { json, info } = encodeValue(app, key, merged(app, key, current, value, append), limits)
+          if (current === undefined && Number(count) >= limits.maxKeysPerApp) throw keysFullError(app, limits, Number(count))
           const [outcome, used] = (await script(
             PUT_DATA,
             [dataKey(ns, app), versionKey(ns, app), dataApps(ns), dataKeyCount(ns), DATA_APPS_COUNT, DATA_KEYS_COUNT],

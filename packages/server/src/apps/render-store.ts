@@ -112,16 +112,18 @@ export function rowToRender(row: RenderRow & { app?: string | null }): RenderInp
  * lighter user's.
  */
 export function createRenderStore(db: AppsDatabase, limits: AppLimits) {
-  const upsert = db.prepare(`INSERT INTO renders (channel_id, kind, title, html, source, props, rendered_at, owner, app)
-    VALUES (@channelId, @kind, @title, @html, @source, @props, @renderedAt, @owner, @app)
-    ON CONFLICT (channel_id) DO UPDATE SET kind = excluded.kind, title = excluded.title, html = excluded.html,
-      source = excluded.source, props = excluded.props, rendered_at = excluded.rendered_at, owner = excluded.owner, app = excluded.app`)
-  // Keeps an owner's newest rows; ties on time fall back to insertion order.
+  // A render replaces the channel's row with a new one, so rowids follow the recording order (a new row's rowid
+  // is above every row there): "oldest" is the first recorded, also of renders in one millisecond, as the Redis
+  // store's sequence has it.
+  const upsert = db.prepare(`INSERT OR REPLACE INTO renders (channel_id, kind, title, html, source, props, rendered_at, owner, app)
+    VALUES (@channelId, @kind, @title, @html, @source, @props, @renderedAt, @owner, @app)`)
+  // Keeps an owner's newest rows.
   const pruneOwner = db.prepare(`DELETE FROM renders WHERE rowid IN (
-    SELECT rowid FROM renders WHERE owner = ? ORDER BY rendered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+    SELECT rowid FROM renders WHERE owner = ? ORDER BY rowid DESC LIMIT -1 OFFSET ?)`)
   const total = db.prepare('SELECT count(*) AS n FROM renders')
-  const heaviest = db.prepare('SELECT owner FROM renders GROUP BY owner ORDER BY count(*) DESC, min(rendered_at) LIMIT 1')
-  const dropOldest = db.prepare(`DELETE FROM renders WHERE rowid = (SELECT rowid FROM renders WHERE owner = ? ORDER BY rendered_at, rowid LIMIT 1)`)
+  // Of owners holding as many, the one whose oldest render was recorded first.
+  const heaviest = db.prepare('SELECT owner FROM renders GROUP BY owner ORDER BY count(*) DESC, min(rowid) LIMIT 1')
+  const dropOldest = db.prepare(`DELETE FROM renders WHERE rowid = (SELECT min(rowid) FROM renders WHERE owner = ?)`)
   const select = db.prepare('SELECT kind, title, html, source, props, app, rendered_at FROM renders WHERE channel_id = ?')
 
   const record = db.transaction((channelId: string, row: RecordRow, renderedAt: number, owner: string) => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DuetError } from 'duetkit/protocol'
 import type { AppLimits, AppStore } from '../../src/apps/index.js'
 import { addressScope } from '../../src/channel/subject-scope.js'
@@ -285,6 +285,46 @@ export function describeAppStore(name: string, backend: AppStoreBackend) {
         expect(await alice.getRender('ch-a0')).toBeUndefined()
         expect(await alice.getRender('ch-a4')).toBeDefined()
       })
+
+      // Every render of these cases falls in one millisecond (the clock stands still), so only the recording
+      // order can tell the oldest.
+      it('evicts in recording order within one millisecond: a render made again counts as new', async () => {
+        vi.useFakeTimers({ toFake: ['Date'], now: 1_700_000_000_000 })
+        try {
+          const limited = await another({ maxRenders: 3, maxRendersPerSubject: 3 })
+          for (const id of ['ch-1', 'ch-2', 'ch-3', 'ch-4']) await limited.recordRender(id, html(id))
+          expect(await limited.getRender('ch-1')).toBeUndefined()
+          // Rendered again, ch-2 is the newest: ch-3 is now the oldest and goes first.
+          await limited.recordRender('ch-2', html('again'))
+          await limited.recordRender('ch-5', html('ch-5'))
+          expect(await limited.getRender('ch-3')).toBeUndefined()
+          for (const id of ['ch-2', 'ch-4', 'ch-5']) expect(await limited.getRender(id), id).toBeDefined()
+        } finally {
+          vi.useRealTimers()
+        }
+      })
+
+      for (const [first, second] of [
+        ['alice', 'bob'],
+        ['bob', 'alice'],
+      ]) {
+        it(`of two owners holding the most renders, the one that rendered first loses its oldest (${first} before ${second}), within one millisecond`, async () => {
+          vi.useFakeTimers({ toFake: ['Date'], now: 1_700_000_000_000 })
+          try {
+            const tied = await another({ maxRenders: 4, maxRendersPerSubject: 3 })
+            const [a, b] = [tied.forSubject(first!), tied.forSubject(second!)]
+            await a.recordRender(`ch-${first}-0`, html('a0'))
+            await b.recordRender(`ch-${second}-0`, html('b0'))
+            await a.recordRender(`ch-${first}-1`, html('a1'))
+            await b.recordRender(`ch-${second}-1`, html('b1'))
+            await tied.forSubject('carol').recordRender('ch-carol', html('carol'))
+            expect(await a.getRender(`ch-${first}-0`), `${first} rendered first`).toBeUndefined()
+            expect(await b.getRender(`ch-${second}-0`), `${second} rendered second`).toBeDefined()
+          } finally {
+            vi.useRealTimers()
+          }
+        })
+      }
 
       it('without a subject, renders are charged to the owner the caller passes (a client address), so one address evicts only its own', async () => {
         const limited = await another({ maxRenders: 50, maxRendersPerSubject: 2 })
