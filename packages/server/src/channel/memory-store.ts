@@ -144,16 +144,26 @@ class MemoryChannelStore implements ChannelStore {
     return { 'app-to-agent': new Queue(account), 'agent-to-app': new Queue(account) }
   }
 
-  /** A new open channel, within the channel quotas (idle channels are expired first so they hold no room). */
-  private create(id: string, now: number, appSeen: boolean, owner: string): Channel {
+  /** Throws when a new channel of `owner` would go past a channel quota (idle channels are expired first so they hold no room). */
+  private checkNewChannel(owner: string, now: number): void {
     if (this.openChannels >= this.limits.maxChannels) this.expireIdle(now)
     if (this.openChannels >= this.limits.maxChannels) throw quotaError('maxChannels', this.limits.maxChannels, this.openChannels)
     if (owner !== '') {
-      if (this.usageOf(owner).channels >= this.limits.maxChannelsPerSubject) this.expireIdle(now)
-      const mine = this.usageOf(owner).channels
+      if ((this.usage.get(owner)?.channels ?? 0) >= this.limits.maxChannelsPerSubject) this.expireIdle(now)
+      const mine = this.usage.get(owner)?.channels ?? 0
       if (mine >= this.limits.maxChannelsPerSubject) throw quotaError('maxChannelsPerSubject', this.limits.maxChannelsPerSubject, mine)
-      this.usageOf(owner).channels++
     }
+  }
+
+  /** A new open channel, within the channel quotas. */
+  private create(id: string, now: number, appSeen: boolean, owner: string): Channel {
+    this.checkNewChannel(owner, now)
+    return this.add(id, now, appSeen, owner)
+  }
+
+  /** Adds a channel whose room was checked. */
+  private add(id: string, now: number, appSeen: boolean, owner: string): Channel {
+    if (owner !== '') this.usageOf(owner).channels++
     const channel: Channel = { owner, open: true, touchedAt: now, seq: 0, appSeen, queues: this.queues(owner) }
     this.channels.set(id, channel)
     this.openChannels++
@@ -199,19 +209,15 @@ class MemoryChannelStore implements ChannelStore {
     const encoded = encodeMessage(message, this.limits)
     const { event, json, bytes } = encoded
     const now = Date.now()
-    const before = this.channels.get(id)
-    const seen = before?.appSeen
-    const channel = this.use(id, now, true, direction === 'app-to-agent', owner)!
-    try {
-      this.checkRoom(channel, direction, id, bytes, now)
-    } catch (err) {
-      // As SQLite's transaction does: a refused send leaves no channel of its own behind and marks nothing seen.
-      if (!before) {
-        this.end(channel, now)
-        this.channels.delete(id)
-      } else if (seen === false) channel.appSeen = false
-      throw err
-    }
+    // Everything is checked before anything changes, as in SQLite's transaction: a refused send makes no
+    // channel and marks none as an app's.
+    const existing = this.use(id, now, false)
+    const charged = existing ? existing.owner : ownerOf(id, owner)
+    if (!existing) this.checkNewChannel(charged, now)
+    this.checkRoom(existing?.queues[direction].length ?? 0, charged, id, bytes, now)
+    const app = direction === 'app-to-agent'
+    const channel = existing ?? this.add(id, now, app, charged)
+    if (app) channel.appSeen = true
     const queue = channel.queues[direction]
     const stored = { id: String(++channel.seq), event, json, at: now, bytes }
     queue.push(stored)
@@ -220,15 +226,15 @@ class MemoryChannelStore implements ChannelStore {
     return stored.id
   }
 
-  /** Throws when `bytes` more do not fit: the queue's pending count first, then the byte quotas. */
-  private checkRoom(channel: Channel, direction: Direction, id: string, bytes: number, now: number): void {
-    if (channel.queues[direction].length >= this.limits.maxPending) throw queueFullError(id, this.limits)
+  /** Throws when a message of `bytes` does not fit: a queue of `pending` first, then the byte quotas. */
+  private checkRoom(pending: number, owner: string, id: string, bytes: number, now: number): void {
+    if (pending >= this.limits.maxPending) throw queueFullError(id, this.limits)
     if (this.bytes + bytes > this.limits.maxStoreBytes) this.expireIdle(now)
     if (this.bytes + bytes > this.limits.maxStoreBytes) throw quotaError('maxStoreBytes', this.limits.maxStoreBytes, this.bytes, bytes)
-    if (channel.owner !== '') {
+    if (owner !== '') {
       const limit = this.limits.maxStoreBytesPerSubject
-      if (this.usageOf(channel.owner).bytes + bytes > limit) this.expireIdle(now)
-      const mine = this.usage.get(channel.owner)?.bytes ?? 0
+      if ((this.usage.get(owner)?.bytes ?? 0) + bytes > limit) this.expireIdle(now)
+      const mine = this.usage.get(owner)?.bytes ?? 0
       if (mine + bytes > limit) throw quotaError('maxStoreBytesPerSubject', limit, mine, bytes)
     }
   }

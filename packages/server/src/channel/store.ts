@@ -50,8 +50,8 @@ export interface OutgoingMessage {
  *   past a byte quota, or a new channel past a channel quota, fails with LIMIT_REACHED naming the quota, its
  *   limit and the current use (idle channels past their TTL are expired first, so they never hold room), and
  *   nothing stored is lost; the refused send leaves nothing behind either (no channel made, no app mark). A
- *   full queue (QUEUE_FULL) is reported before the byte quotas. Acknowledging, closing and expiry free room. Calls with no owner on an unscoped key
- *   (a library or stdio caller) count against the store-wide quotas only.
+ *   full queue (QUEUE_FULL) is reported before the byte quotas. Acknowledging, closing and expiry free room.
+ *   Calls with no owner on an unscoped key (a library or stdio caller) count against the store-wide quotas only.
  * - App-side calls (sending `app-to-agent`, reading or acknowledging `agent-to-app`) and `open` mark the
  *   channel as seen by an app (`appSeen`), so agent-side tools can flag an id no app has touched.
  */
