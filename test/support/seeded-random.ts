@@ -12,3 +12,15 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** Whole numbers and picks drawn from `seededRandom(seed)`: one draw each. */
+export interface SeededPicks {
+  /** 0 to n - 1. */
+  int(n: number): number
+  pick<T>(items: readonly T[]): T
+}
+
+export function seededPicks(seed: number): SeededPicks {
+  const next = seededRandom(seed)
+  return { int: (n) => Math.floor(next() * n), pick: (items) => items[Math.floor(next() * items.length)]! }
+}

@@ -5,10 +5,10 @@
 // each well-formed request once with valid JSON-RPC, posts nothing else malformed, pollutes no prototype,
 // and afterwards still renders the next real tool input and result.
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { run, Collection, type Component, type RunningApp } from 'duetkit'
 import { agentChannel, agentTools, makeMcpAppDriver } from 'duetkit/mcp'
-import { seededRandom } from '../../../../test/support/seeded-random.js'
+import { seededPicks, type SeededPicks } from '../../../../test/support/seeded-random.js'
+import { TodoItem } from './todo-item.js'
 import { fakeHost, until, type Posted } from './fake-host.js'
 
 let running: RunningApp | undefined
@@ -18,17 +18,10 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
-type Rnd = { int(n: number): number; pick<T>(xs: readonly T[]): T }
-
-function picks(seed: number): Rnd {
-  const next = seededRandom(seed)
-  return { int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)]! }
-}
-
 // Own `__proto__`, `constructor` and `prototype` keys, as JSON.parse makes them from a host's text.
 const PROTO_KEYS = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 2}}, "prototype": {"polluted": 3}}')
 
-function junk(r: Rnd, depth = 0): unknown {
+function junk(r: SeededPicks, depth = 0): unknown {
   const kinds = depth > 2 ? 7 : 10
   switch (r.int(kinds)) {
     case 0:
@@ -68,7 +61,7 @@ const NOTIFICATIONS = [
 const REQUESTS = ['ping', 'tools/list', 'tools/call', 'ui/resource-teardown', 'resources/read', 'nope', '__proto__', 'constructor']
 
 /** One hostile message: framing, ids and params each possibly wrong. Returns whether it is a well-formed request. */
-function hostile(r: Rnd, nextId: () => number): { data: unknown; request?: number | string } {
+function hostile(r: SeededPicks, nextId: () => number): { data: unknown; request?: number | string } {
   const roll = r.int(12)
   if (roll === 0) return { data: junk(r) }
   if (roll === 1) return { data: { jsonrpc: r.pick(['1.0', 2, undefined]), method: 'ping', id: nextId() } }
@@ -116,20 +109,13 @@ const SEEDS = 60
 describe('a view under a hostile host', () => {
   it(`${SEEDS} seeded runs of garbage: each well-formed request answered once and validly, no prototype touched, the view still renders`, async () => {
     for (let seed = 1; seed <= SEEDS; seed++) {
-      const r = picks(seed)
-      const Todo: Component<{ label: string; done: boolean }> = ({ state }) => <li className={state.done ? 'done' : 'open'}>{state.label}</li>
-      Todo.model = { TOGGLE: (s) => ({ ...s, done: !s.done }), RENAME: (s, label: string) => ({ ...s, label }) }
-      Todo.agent = {
-        name: 'todo',
-        read: (s) => ({ label: s.label, done: s.done }),
-        actions: { TOGGLE: { description: 'Toggle' }, RENAME: { description: 'Rename', input: z.string().min(1) } },
-      }
+      const r = seededPicks(seed)
       const App: Component<{ city: string; result: string; items: Array<{ id: string; label: string; done: boolean }> }> = ({ state }) => (
         <main>
           <h1>{state.city}</h1>
           <p className="result">{state.result}</p>
           <ul>
-            <Collection of={Todo} from="items" />
+            <Collection of={TodoItem} from="items" />
           </ul>
         </main>
       )

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 // The driver under the real runtime: run() supplies agents(), dispatch and onFlush.
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { run, Collection, type AnyComponent, type Component, type RunningApp } from 'duetkit'
 import { agentTools, makeMcpAppDriver, type McpErrorReply } from 'duetkit/mcp'
 import type { JsonObject } from 'duetkit/protocol'
+import { TodoItem } from './todo-item.js'
 import { fakeHost, until } from './fake-host.js'
 
 let running: RunningApp | undefined
@@ -51,16 +51,9 @@ describe('makeMcpAppDriver under run()', () => {
   })
 
   it('serves agent tools of a Collection: items by id, answered after the render', async () => {
-    const Todo: Component<{ label: string; done: boolean }> = ({ state }) => <li className={state.done ? 'done' : 'open'}>{state.label}</li>
-    Todo.model = { TOGGLE: (s) => ({ ...s, done: !s.done }), RENAME: (s, label: string) => ({ ...s, label }) }
-    Todo.agent = {
-      name: 'todo',
-      read: (s) => ({ label: s.label, done: s.done }),
-      actions: { TOGGLE: { description: 'Toggle' }, RENAME: { description: 'Rename', input: z.string().min(1) } },
-    }
     const List: Component = () => (
       <ul>
-        <Collection of={Todo} from="items" />
+        <Collection of={TodoItem} from="items" />
       </ul>
     )
     List.initialState = {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Stream as xstream, type Stream as XStream } from 'xstream'
 import { xs as ours } from 'duetkit'
-import { seededRandom } from '../../../../test/support/seeded-random.js'
+import { seededPicks } from '../../../../test/support/seeded-random.js'
 
 // duetkit's streams against xstream on random graphs: each seed draws a plan (sources, operators on
 // earlier nodes, factories, a proxy that imitates a node, half the time closing a cycle) and a script
@@ -12,12 +12,6 @@ import { seededRandom } from '../../../../test/support/seeded-random.js'
 
 type Xs = typeof xstream
 type S = XStream<unknown>
-
-/** The seed's random picks. */
-function random(seed: number) {
-  const next = seededRandom(seed)
-  return { int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! }
-}
 
 type Node =
   | { k: 'source' }
@@ -52,7 +46,7 @@ const isQuiet = (node: Node) => QUIET.has(node.k) && !(node.k === 'combine' && n
 const UNARY = ['map', 'mapTo', 'filter', 'take', 'drop', 'last', 'startWith', 'fold', 'remember', 'debug', 'compose'] as const
 
 function draw(seed: number): Plan {
-  const r = random(seed)
+  const r = seededPicks(seed)
   const nodes: Node[] = [{ k: 'source' }, { k: 'source' }]
   if (r.int(3) === 0) nodes.push({ k: 'proxy' })
   const proxy = nodes.findIndex((n) => n.k === 'proxy')

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createClient } from 'redis'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { isDuetError } from 'duetkit/protocol'
 import { openAppStore, type AppLimits, type AppStore, type AppStoreOperations } from '../../src/apps/index.js'
 import { addressScope } from '../../src/channel/subject-scope.js'
-import { seededRandom } from '../../../../test/support/seeded-random.js'
-import { startRedis } from '../channel/redis-server.js'
+import { seededPicks } from '../../../../test/support/seeded-random.js'
+import { redisForSuite } from '../channel/redis-server.js'
 import { tempDir } from '../channel/temp-dir.js'
 
 // The two agent-apps store backends against each other on random call sequences: renders (evicted past the
@@ -29,9 +28,7 @@ type Call =
   | { k: 'tail'; by: Caller; n: number; level?: 'debug' | 'info' | 'warning' | 'error' }
 
 function draw(seed: number): Call[] {
-  const next = seededRandom(seed)
-  const int = (n: number) => Math.floor(next() * n)
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!
+  const { int, pick } = seededPicks(seed)
   const channel = () => pick(['c1', 'c2', 'c3', 'c4', 'c5'])
   const name = () => pick(['alpha', 'beta', 'gamma'])
   const value = () =>
@@ -132,18 +129,9 @@ async function play(store: AppStore, calls: Call[]): Promise<unknown[]> {
   return out
 }
 
-let redis: Awaited<ReturnType<typeof startRedis>> | undefined
-let admin: ReturnType<typeof createClient> | undefined
+const redis = redisForSuite()
 const dirs: Array<{ remove(): void }> = []
-
-beforeAll(async () => {
-  redis = await startRedis()
-  admin = createClient({ url: redis.url })
-  await admin.connect()
-})
-afterAll(async () => {
-  await admin?.quit()
-  await redis?.stop()
+afterAll(() => {
   for (const dir of dirs) dir.remove()
 })
 
@@ -176,8 +164,8 @@ describe('the agent-apps stores against each other on random call sequences', ()
       dirs.push(dir)
       vi.useFakeTimers({ toFake: ['Date'] })
       const sqlite = await openAppStore({ dataDir: dir.dir, limits: LIMITS })
-      await admin!.flushAll()
-      const onRedis = await openAppStore({ backend: 'redis', url: redis!.url, limits: LIMITS })
+      await redis.admin.flushAll()
+      const onRedis = await openAppStore({ backend: 'redis', url: redis.url, limits: LIMITS })
       try {
         const expected = await play(sqlite, plan)
         const got = await play(onRedis, plan)

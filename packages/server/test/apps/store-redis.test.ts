@@ -1,44 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient } from 'redis'
+import { describe, expect, it } from 'vitest'
 import { openAppStore } from '../../src/apps/index.js'
-import { freePort, startRedis } from '../channel/redis-server.js'
+import { freePort, redisForSuite, startRedis } from '../channel/redis-server.js'
 import { caught, describeAppStore } from './store.case.js'
 
-let redis: Awaited<ReturnType<typeof startRedis>>
-let admin: ReturnType<typeof createClient>
-beforeAll(async () => {
-  redis = await startRedis()
-  admin = createClient({ url: redis.url })
-  await admin.connect()
-})
-afterAll(async () => {
-  admin?.destroy()
-  await redis?.stop()
-})
+const redis = redisForSuite()
 
 describeAppStore('redis', {
   async fresh() {
-    await admin.flushAll()
+    await redis.admin.flushAll()
   },
   open: (limits) => openAppStore({ backend: 'redis', url: redis.url, ...(limits && { limits }) }),
 })
 
 describe('redis app store specifics', () => {
   it('a non-numeric count is repaired, not fatal: renders, saves, deletes and puts go on', async () => {
-    await admin.flushAll()
+    await redis.admin.flushAll()
     const store = await openAppStore({ backend: 'redis', url: redis.url, limits: { maxRenders: 3 } })
     try {
       const alice = store.forSubject('alice')
       for (const id of ['ch-1', 'ch-2']) await alice.recordRender(id, { kind: 'html', html: `<p>${id}</p>` })
       await alice.putData('app', 'k', 1)
       for (const key of ['duet:{apps}:renders-owned', 'duet:{apps}:saved-count', 'duet:{apps}:data-keys-count', 'duet:{apps}:data-apps-count']) {
-        await admin.set(key, 'garbage')
+        await redis.admin.set(key, 'garbage')
       }
       await alice.recordRender('ch-3', { kind: 'html', html: '<p>3</p>' })
       await alice.recordRender('ch-4', { kind: 'html', html: '<p>4</p>' })
       // The recounted renders still keep the cap: the oldest went.
       expect(await alice.getRender('ch-1')).toBeUndefined()
-      expect(await admin.get('duet:{apps}:renders-owned')).toBe('3')
+      expect(await redis.admin.get('duet:{apps}:renders-owned')).toBe('3')
       expect(await alice.saveApp('kept', 'ch-4')).toMatchObject({ name: 'kept' })
       expect(await alice.deleteApp('kept')).toBe(true)
       expect(await alice.putData('other', 'k', 2)).toMatchObject({ app: 'other' })

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { afterAll, beforeAll } from 'vitest'
+import { createClient } from 'redis'
 
 // The one free-port helper of the tests, re-exported for the Redis tests that import it from here.
 export { freePort } from '../../../../test/support/ports.js'
@@ -46,5 +48,31 @@ export async function startRedis(options: { port?: number; dir?: string } = {}):
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),
+  }
+}
+
+/**
+ * A redis-server for the test file that calls this, with a connected client for the tests' own commands
+ * (flushing, planting corrupt values): started before its tests, stopped after them, the client closed first.
+ */
+export function redisForSuite(): { readonly url: string; readonly admin: ReturnType<typeof createClient> } {
+  let server: Awaited<ReturnType<typeof startRedis>> | undefined
+  let client: ReturnType<typeof createClient> | undefined
+  beforeAll(async () => {
+    server = await startRedis()
+    client = createClient({ url: server.url })
+    await client.connect()
+  })
+  afterAll(async () => {
+    await client?.quit()
+    await server?.stop()
+  })
+  return {
+    get url() {
+      return server!.url
+    },
+    get admin() {
+      return client!
+    },
   }
 }

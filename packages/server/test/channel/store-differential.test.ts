@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient } from 'redis'
+import { afterAll, describe, expect, it } from 'vitest'
 import { isDuetError } from 'duetkit/protocol'
 import { openChannelStore, type ChannelLimits } from '../../src/channel/index.js'
 import { scopeChannelStore } from '../../src/channel/subject-scope.js'
 import type { ChannelMessage, ChannelStore, Direction } from '../../src/channel/store.js'
-import { seededRandom } from '../../../../test/support/seeded-random.js'
-import { startRedis } from './redis-server.js'
+import { seededPicks } from '../../../../test/support/seeded-random.js'
+import { redisForSuite } from './redis-server.js'
 import { tempDir } from './temp-dir.js'
 
 // The backends against each other on random call sequences. The conformance suite (store.case.ts) names
@@ -36,9 +35,7 @@ type Call =
   | { k: 'stats'; by: Caller }
 
 function draw(seed: number): Call[] {
-  const next = seededRandom(seed)
-  const int = (n: number) => Math.floor(next() * n)
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!
+  const { int, pick } = seededPicks(seed)
   const ch = (by: Caller): ChannelRef => (int(2) ? { picked: pick(PICKED) } : { minted: int(3), of: int(6) ? by : pick(CALLERS) })
   const id = (): IdRef => pick<IdRef>(['0', { sent: int(6) }, { sent: int(6) }, 'past'])
   const calls: Call[] = []
@@ -168,9 +165,11 @@ async function compare(backends: Backend[], limits: Partial<ChannelLimits>, seed
   return { calls, refusals }
 }
 
-let redis: Awaited<ReturnType<typeof startRedis>> | undefined
-let client: ReturnType<typeof createClient> | undefined
+const redis = redisForSuite()
 const dirs: Array<{ remove(): void }> = []
+afterAll(() => {
+  for (const dir of dirs) dir.remove()
+})
 
 async function open(backend: Backend, limits: Partial<ChannelLimits>): Promise<ChannelStore> {
   if (backend === 'memory') return openChannelStore({ backend, limits })
@@ -180,20 +179,9 @@ async function open(backend: Backend, limits: Partial<ChannelLimits>): Promise<C
     return openChannelStore({ backend, dataDir: dir.dir, limits })
   }
   // A fresh store: what the last seed left (channels count against the quotas) is gone.
-  await client!.flushAll()
-  return openChannelStore({ backend, url: redis!.url, limits })
+  await redis.admin.flushAll()
+  return openChannelStore({ backend, url: redis.url, limits })
 }
-
-beforeAll(async () => {
-  redis = await startRedis()
-  client = createClient({ url: redis.url })
-  await client.connect()
-})
-afterAll(async () => {
-  await client?.quit()
-  await redis?.stop()
-  for (const dir of dirs) dir.remove()
-})
 
 // Small enough that random runs meet them: 3 channels a subject, 6 in all, 4 pending a queue.
 const QUOTAS = { maxChannels: 6, maxChannelsPerSubject: 3, maxPending: 4 }
