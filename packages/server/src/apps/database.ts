@@ -10,7 +10,7 @@ export type AppsDatabase = SqliteDatabase
 export const APPS_DB_FILE = 'apps.db'
 
 // Bump with a migration step when the tables change; `user_version` records what a file holds.
-const SCHEMA_VERSION = 4
+const SCHEMA_VERSION = 5
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS renders (
@@ -81,6 +81,25 @@ ALTER TABLE renders ADD COLUMN app TEXT;
 ALTER TABLE renders ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 UPDATE renders SET owner = substr(channel_id, 1, 23) WHERE channel_id GLOB 's[A-Za-z0-9_-]*' AND substr(channel_id, 24, 1) = '.';
 `
+// Schema 5 numbers each owner's log rows on their own (`n`, what `tail_server_log` shows as the id): the row
+// id counts across owners, so it told each user how much the others log. Rows from before keep their id as
+// their number, and each owner's count goes on from its newest.
+const LOG_NUMBERS = `
+ALTER TABLE server_log ADD COLUMN n INTEGER NOT NULL DEFAULT 0;
+UPDATE server_log SET n = id;
+CREATE TABLE IF NOT EXISTS log_counters (owner TEXT PRIMARY KEY, last INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO log_counters (owner, last) SELECT owner, max(id) FROM server_log GROUP BY owner;
+`
+// A trigger numbers the rows, so a process still running the schema-4 code (its INSERT names no `n`) numbers
+// its rows the same way; the counter outlives the rows the cap trims, so a number is never handed out twice.
+const LOG_NUMBER_TRIGGER = `
+CREATE TRIGGER IF NOT EXISTS server_log_number AFTER INSERT ON server_log BEGIN
+  INSERT OR IGNORE INTO log_counters (owner, last) VALUES (NEW.owner, 0);
+  UPDATE log_counters SET last = last + 1 WHERE owner = NEW.owner;
+  UPDATE server_log SET n = (SELECT last FROM log_counters WHERE owner = NEW.owner) WHERE id = NEW.id;
+END;
+`
+const hasLogNumbers = (db: AppsDatabase) => (db.pragma('table_info(server_log)') as Array<{ name: string }>).some((c) => c.name === 'n')
 const hasRenderOwners = (db: AppsDatabase) => (db.pragma('table_info(renders)') as Array<{ name: string }>).some((c) => c.name === 'owner')
 const hasOwners = (db: AppsDatabase) => (db.pragma('table_info(saved_apps)') as Array<{ name: string }>).some((c) => c.name === 'owner')
 
@@ -117,6 +136,8 @@ export function openAppsDatabase(dataDir: string): AppsDatabase {
     // Checked again inside the write lock: another process may have migrated the file meanwhile.
     if (!hasOwners(db)) db.transaction(() => !hasOwners(db) && db.exec(OWNERS)).immediate()
     if (!hasRenderOwners(db)) db.transaction(() => !hasRenderOwners(db) && db.exec(RENDER_OWNERS)).immediate()
+    if (!hasLogNumbers(db)) db.transaction(() => !hasLogNumbers(db) && db.exec(LOG_NUMBERS)).immediate()
+    db.exec(LOG_NUMBER_TRIGGER)
     db.exec('CREATE INDEX IF NOT EXISTS server_log_by_owner ON server_log (owner, id)')
     db.exec('CREATE INDEX IF NOT EXISTS renders_by_owner ON renders (owner, rendered_at)')
     // Written on every open, so a file the process may read but not write fails here, not mid tool call.

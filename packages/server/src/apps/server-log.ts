@@ -65,21 +65,24 @@ export const levelsFrom = (level: LogLevel): LogLevel[] => LOG_LEVELS.slice(LOG_
  * owner ('' shared, or a subject's scope): each owner keeps its own last `maxLogRows` rows.
  */
 export function createServerLog(db: AppsDatabase, limits: AppLimits) {
-  const COLUMNS = 'id, at, level, message, data'
+  // An entry's id is its number in its owner's log (`n`, numbered by the schema's trigger), never the row id,
+  // which counts every owner's rows. Both grow with time within one owner, so rows are ordered by the row id.
+  const COLUMNS = 'n, at, level, message, data'
   const insert = db.prepare('INSERT INTO server_log (owner, at, level, message, data) VALUES (?, ?, ?, ?, ?)')
-  // Ids grow (AUTOINCREMENT) but interleave between owners: the cut is this owner's cap-th newest row.
+  const numberOf = db.prepare('SELECT n FROM server_log WHERE id = ?')
+  // Row ids grow (AUTOINCREMENT) but interleave between owners: the cut is this owner's cap-th newest row.
   const trim = db.prepare(
     'DELETE FROM server_log WHERE owner = @owner AND id <= (SELECT id FROM server_log WHERE owner = @owner ORDER BY id DESC LIMIT 1 OFFSET @cap)',
   )
-  const tailAll = db.prepare(`SELECT * FROM (SELECT ${COLUMNS} FROM server_log WHERE owner = ? ORDER BY id DESC LIMIT ?) ORDER BY id`)
+  const tailAll = db.prepare(`SELECT * FROM (SELECT ${COLUMNS} FROM server_log WHERE owner = ? ORDER BY id DESC LIMIT ?) ORDER BY n`)
   const tailAtLeast = db.prepare(
-    `SELECT * FROM (SELECT ${COLUMNS} FROM server_log WHERE owner = ? AND level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY id`,
+    `SELECT * FROM (SELECT ${COLUMNS} FROM server_log WHERE owner = ? AND level IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?) ORDER BY n`,
   )
 
   const write = db.transaction((owner: string, at: number, level: LogLevel, message: string, data: string | null): number => {
-    const id = Number(insert.run(owner, at, level, message, data).lastInsertRowid)
+    const row = insert.run(owner, at, level, message, data).lastInsertRowid
     trim.run({ owner, cap: limits.maxLogRows })
-    return id
+    return (numberOf.get(row) as { n: number }).n
   })
 
   return (owner: string) => ({
@@ -96,14 +99,14 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
     tail(n: number, level?: LogLevel): LogEntry[] {
       checkTail(n, level)
       const rows = (level === undefined ? tailAll.all(owner, n) : tailAtLeast.all(owner, JSON.stringify(levelsFrom(level)), n)) as Array<{
-        id: number
+        n: number
         at: number
         level: LogLevel
         message: string
         data: string | null
       }>
       return rows.map((row) => {
-        const entry: LogEntry = { id: row.id, at: row.at, level: row.level, message: row.message }
+        const entry: LogEntry = { id: row.n, at: row.at, level: row.level, message: row.message }
         if (row.data !== null) entry.data = JSON.parse(row.data)
         return entry
       })

@@ -289,8 +289,11 @@ class MemoryChannelStore implements ChannelStore {
     checkChannelId(id)
     checkDirection(direction)
     const n = checkAfter(upTo)
-    const channel = this.use(id, Date.now(), true, direction === 'agent-to-app', owner)!
-    if (n > channel.seq) throw afterTooLarge(upTo)
+    const now = Date.now()
+    // A cursor past the newest id is refused before a first use makes the channel: a refusal leaves nothing.
+    const existing = this.use(id, now, false, direction === 'agent-to-app')
+    if (n > (existing?.seq ?? 0)) throw afterTooLarge(upTo)
+    const channel = existing ?? this.use(id, now, true, direction === 'agent-to-app', owner)!
     return channel.queues[direction].ackUpTo(n)
   }
 

@@ -196,17 +196,20 @@ redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PUBLISH', ARGV[15], '1')
 return {'ok', tostring(mid)}
 `
-// ARGV[12] = acknowledge up to this id ('' for none).
+// ARGV[12] = acknowledge up to this id ('' for none). A cursor past the newest id is refused before the
+// commit, so on a first use it makes no channel.
+const ACK_CHECK = `
+if ARGV[12] ~= '' and tonumber(ARGV[12]) > tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') then return {'after'} end
+`
 const ACK_PART = `
 local removed = 0
 if ARGV[12] ~= '' then
-  if tonumber(ARGV[12]) > tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') then return {'after'} end
   account(-sizeOfItems(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[12])))
   removed = redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[12])
 end
 `
 // ARGV[13] = max, ARGV[14] = only ids above this one.
-const READ = `${USE_CHANNEL}${ACK_PART}
+const READ = `${USE_CHECK}${ACK_CHECK}${USE_COMMIT}${ACK_PART}
 local items = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[14], '+inf', 'LIMIT', 0, tonumber(ARGV[13]))
 local out = {'ok'}
 for _, v in ipairs(items) do out[#out + 1] = v end
@@ -248,7 +251,7 @@ if removed > 0 then
 end
 return {'ok', removed}
 `
-const ACK = `${USE_CHANNEL}${ACK_PART}
+const ACK = `${USE_CHECK}${ACK_CHECK}${USE_COMMIT}${ACK_PART}
 return {'ok', removed}
 `
 const PEEK = `${USE_CHANNEL}

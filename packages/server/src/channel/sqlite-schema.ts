@@ -1,8 +1,8 @@
 import type { SqliteDatabase } from './sqlite-driver.js'
 
 /**
- * Brings a channels file from an older Duet up to the quota, app-seen and cursor-bound schema, and installs the triggers
- * that keep the store-wide counters ('bytes' of stored messages, open 'channels') in the `stats` table.
+ * Brings a channels file from an older Duet up to the quota, app-seen, cursor-bound and per-channel-id schema,
+ * and installs the triggers that keep the store-wide counters ('bytes' of stored messages, open 'channels') in the `stats` table.
  * Triggers rather than code: every path that inserts or deletes a message or ends a channel (send, ack,
  * set-aside, close, expiry, sweep) updates them in its own transaction, so they cannot drift.
  * Runs inside the opener's immediate transaction, so two processes opening an old file at once upgrade it once.
@@ -32,12 +32,23 @@ export function upgradeSchema(db: SqliteDatabase): void {
     db.exec(`ALTER TABLE channels ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
       UPDATE channels SET last_seq = coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0);`)
   }
+  if (!columns('messages').has('n')) {
+    // Message ids were the store-wide row number, which told every user how much the others send; they are now
+    // each channel's own count (`n`, numbered by the messages_number trigger, so a writer that still runs the
+    // older code numbers its rows too), going on from the channel's bound: no id a reader holds changes meaning.
+    db.exec(`ALTER TABLE messages ADD COLUMN n INTEGER NOT NULL DEFAULT 0; UPDATE messages SET n = seq;`)
+  }
   upgradeOwners(db)
   db.exec(`
+    DROP INDEX IF EXISTS messages_queue;
+    CREATE INDEX IF NOT EXISTS messages_by_n ON messages (channel, dir, n);
+    DROP TRIGGER IF EXISTS messages_last_seq;
     INSERT INTO stats (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM messages WHERE true ON CONFLICT (name) DO NOTHING;
     INSERT INTO stats (name, value) SELECT 'channels', count(*) FROM channels WHERE state = 0 ON CONFLICT (name) DO NOTHING;
-    CREATE TRIGGER IF NOT EXISTS messages_last_seq AFTER INSERT ON messages
-      BEGIN UPDATE channels SET last_seq = NEW.seq WHERE id = NEW.channel; END;
+    CREATE TRIGGER IF NOT EXISTS messages_number AFTER INSERT ON messages BEGIN
+      UPDATE channels SET last_seq = last_seq + 1 WHERE id = NEW.channel;
+      UPDATE messages SET n = (SELECT last_seq FROM channels WHERE id = NEW.channel) WHERE seq = NEW.seq;
+    END;
     CREATE TRIGGER IF NOT EXISTS messages_bytes_in AFTER INSERT ON messages
       BEGIN UPDATE stats SET value = value + NEW.size WHERE name = 'bytes'; END;
     CREATE TRIGGER IF NOT EXISTS messages_bytes_out AFTER DELETE ON messages

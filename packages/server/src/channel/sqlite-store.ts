@@ -60,6 +60,7 @@ interface ChannelRow {
 }
 interface MessageRow {
   seq: number
+  n: number
   event: string
   data: string
   at: number
@@ -84,9 +85,9 @@ CREATE TABLE IF NOT EXISTS messages (
   data TEXT NOT NULL,
   at INTEGER NOT NULL,
   size INTEGER NOT NULL DEFAULT 0,
-  owner TEXT NOT NULL DEFAULT ''
+  owner TEXT NOT NULL DEFAULT '',
+  n INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS messages_queue ON messages (channel, dir, seq);
 CREATE TABLE IF NOT EXISTS stats (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS closes (seq INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, at INTEGER NOT NULL);
 `
@@ -190,8 +191,8 @@ class SqliteChannelStore implements ChannelStore {
       markApp: db.prepare(`UPDATE channels SET app_seen = 1 WHERE id = ? AND app_seen = 0`),
       appSeen: db.prepare(`SELECT app_seen FROM channels WHERE id = ?`),
       insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size, owner) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-      first: db.prepare(`SELECT seq, event, data, at FROM messages WHERE channel = ? AND dir = ? AND seq > ? ORDER BY seq LIMIT ?`),
-      ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND seq <= ?`),
+      first: db.prepare(`SELECT seq, n, event, data, at FROM messages WHERE channel = ? AND dir = ? AND n > ? ORDER BY n LIMIT ?`),
+      ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND n <= ?`),
       dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
       lastSeq: db.prepare(`SELECT last_seq FROM channels WHERE id = ?`),
       count: db.prepare(`INSERT INTO stats (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value`),
@@ -240,10 +241,12 @@ class SqliteChannelStore implements ChannelStore {
         const mine = this.usage(owner).bytes
         if (mine + bytes > limits.maxStoreBytesPerSubject) throw quotaError('maxStoreBytesPerSubject', limits.maxStoreBytesPerSubject, mine, bytes)
       }
-      return Number(s.insert.run(id, d, event, json, now, bytes, owner).lastInsertRowid)
+      s.insert.run(id, d, event, json, now, bytes, owner)
+      // The id the schema's trigger numbered it with: its channel's next number, not the store-wide row number.
+      return (s.lastSeq.get(id) as { last_seq: number }).last_seq
     })
     this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
-      // Past the newest id of this channel (ids are store-wide here, so another channel's count for nothing).
+      // Past the newest id this channel handed out.
       const last = (s.lastSeq.get(id) as { last_seq: number } | undefined)?.last_seq ?? 0
       if (upTo > last) return -1
       const n = s.ackUpTo.run(id, d, upTo).changes
@@ -483,7 +486,7 @@ class SqliteChannelStore implements ChannelStore {
       const bad: number[] = []
       for (const r of rows) {
         const decoded = decodeData(r.data)
-        if (decoded.ok && typeof r.event === 'string') out.push({ id: String(r.seq), event: r.event, data: decoded.data, at: r.at })
+        if (decoded.ok && typeof r.event === 'string') out.push({ id: String(r.n), event: r.event, data: decoded.data, at: r.at })
         else bad.push(r.seq)
       }
       if (bad.length) {
@@ -520,6 +523,8 @@ class SqliteChannelStore implements ChannelStore {
     return this.guard(() => {
       const now = Date.now()
       const current = this.state(id, d, now)
+      // A cursor past the newest id is refused before a first use makes the channel: a refusal leaves nothing.
+      if (!current && n > 0) throw afterTooLarge(upTo)
       if (!current) this.inWrite(() => this.create(id, now, d === 1, charged))
       else if (d === 1 && !current.app_seen) this.stmt.markApp.run(id)
       const removed = this.txAck.immediate(id, d, n, now)

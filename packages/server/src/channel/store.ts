@@ -36,8 +36,9 @@ export interface OutgoingMessage {
  *   the caller then loses the result. Its `accept` hook runs before the removal; if it throws, the batch stays.
  * - Message ids are decimal strings, unique and increasing per queue (compare them as numbers), and never
  *   repeat, even after a Redis restart that lost its data (Redis ids follow the server clock). A cursor (`after`,
- *   `upTo`) past the newest id the channel handed out is INVALID_OPTION on every backend, also where ids are
- *   store-wide (SQLite): another channel's id is no cursor of this one.
+ *   `upTo`) past the newest id the channel handed out is INVALID_OPTION on every backend, and refused before a
+ *   first use makes the channel. Ids count per channel (memory, SQLite) or follow the clock (Redis), never across
+ *   channels: a user's ids tell nothing of how much others send.
  * - Rows that cannot be parsed (corruption) are set aside by `read`: removed from the queue, counted in
  *   `stats().setAside`, reported through `onSetAside`; their neighbours are delivered.
  * - A server-minted id (`ch_…`) that this store never minted fails with UNKNOWN_CHANNEL; agent-picked ids still

@@ -61,6 +61,47 @@ describe('sqlite app store specifics', () => {
     }
   })
 
+  it("numbers a schema-4 file's log rows per subject, going on from each one's newest, also for a row a schema-4 process writes after", async () => {
+    const dir = tempDataDir()
+    try {
+      const raw = openSqlite(join(dir.dir, 'apps.db'))
+      // The log of schema 4: the row id, counted across subjects, was each entry's id.
+      raw.exec(`CREATE TABLE server_log (id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL DEFAULT '', at INTEGER NOT NULL,
+        level TEXT NOT NULL, message TEXT NOT NULL, data TEXT)`)
+      const log = raw.prepare(`INSERT INTO server_log (owner, at, level, message) VALUES (?, 1, 'info', ?)`)
+      for (const [owner, message] of [
+        [subjectScope('alice'), 'a1'],
+        [subjectScope('bob'), 'b1'],
+        [subjectScope('alice'), 'a2'],
+      ])
+        log.run(owner!, message!)
+      raw.pragma('user_version = 4')
+      raw.close()
+      const store = await openAppStore({ dataDir: dir.dir })
+      const alice = store.forSubject('alice')
+      expect((await alice.tail(5)).map((e) => [e.id, e.message])).toEqual([
+        [1, 'a1'],
+        [3, 'a2'],
+      ])
+      expect((await alice.log('info', 'a3')).id).toBe(4)
+      expect((await store.forSubject('bob').log('info', 'b2')).id).toBe(3)
+      // A process still on schema 4 (its INSERT names no number) writing beside this one: its row is numbered too.
+      const older = openSqlite(store.location)
+      older.prepare(`INSERT INTO server_log (owner, at, level, message) VALUES (?, 2, 'info', 'a4')`).run(subjectScope('alice'))
+      older.close()
+      expect((await alice.tail(2)).map((e) => [e.id, e.message])).toEqual([
+        [4, 'a3'],
+        [5, 'a4'],
+      ])
+      await store.close()
+      const file = openSqlite(store.location, { readonly: true })
+      expect(file.pragma('user_version', { simple: true })).toBe(5)
+      file.close()
+    } finally {
+      dir.remove()
+    }
+  })
+
   it("reads a schema-1 file's 'warn' rows as 'warning'", async () => {
     const dir = tempDataDir()
     try {

@@ -415,6 +415,22 @@ export function describeAppStore(name: string, backend: AppStoreBackend) {
         expect((await store.tail(10, 'notice')).map((e) => e.level)).toEqual(['emergency', 'warning', 'notice', 'critical'])
       })
 
+      it("counts each subject's log ids on their own: another's logging does not move them, and the cap's trim never makes one repeat", async () => {
+        const alice = store.forSubject('alice')
+        const bob = store.forSubject('bob')
+        expect((await alice.log('info', 'a1')).id).toBe(1)
+        for (let i = 0; i < 12; i++) await bob.log('info', `b${i}`)
+        expect((await alice.log('info', 'a2')).id).toBe(2)
+        // Bob's 12 rows were trimmed to the newest 5 (maxLogRows); his numbers go on from 12, not from what is left.
+        expect((await bob.tail(10)).map((e) => e.id)).toEqual([8, 9, 10, 11, 12])
+        expect((await bob.log('info', 'b12')).id).toBe(13)
+        expect((await alice.tail(10)).map((e) => [e.id, e.message])).toEqual([
+          [1, 'a1'],
+          [2, 'a2'],
+        ])
+        expect((await store.log('info', 'shared')).id).toBe(1)
+      })
+
       it('returns what it wrote, with text that needs escaping intact', async () => {
         const message = 'quote " backslash \\ newline \n emoji 😀'
         const written = await store.log('notice', message, { nested: [1, 'two', null] })

@@ -33,7 +33,7 @@ describe('sqlite store specifics', () => {
     }
   })
 
-  it('upgrades a file from before quotas: its stored bytes and open channels are counted, per subject too, its channels count as seen and keep their cursor bound', async () => {
+  it('upgrades a file from before quotas: its stored bytes and open channels are counted, per subject too, its channels count as seen and keep their cursor bound, and their ids go on per channel', async () => {
     const { dir, remove } = tempDir()
     try {
       mkdirSync(join(dir, SQLITE_SUBDIR), { recursive: true })
@@ -69,11 +69,40 @@ describe('sqlite store specifics', () => {
         expect(await store.stats()).toMatchObject({ bytes: 0, channels: 1 })
         // An old channel keeps the cursor bound it had, the store's newest id (alice's message, 3)…
         expect(await store.ack('ch-old', 'app-to-agent', '3')).toBe(0)
-        // …until its next message bounds it by its own newest id: a newer one of another channel is refused.
+        // …and its ids go on from there, per channel now: its next is 4, past every id it handed out before,
+        // while a new channel starts its own count. Each is bound by its own newest id.
         const next = await store.send('ch-old', 'app-to-agent', { event: 'ev' })
-        const elsewhere = await store.send('ch-new', 'app-to-agent', { event: 'ev' })
-        expect((await channelError(store.ack('ch-old', 'app-to-agent', elsewhere))).code).toBe('INVALID_OPTION')
+        expect(next).toBe('4')
+        expect(await store.send('ch-new', 'app-to-agent', { event: 'ev' })).toBe('1')
+        expect((await channelError(store.ack('ch-old', 'app-to-agent', '5'))).code).toBe('INVALID_OPTION')
         expect(await store.ack('ch-old', 'app-to-agent', next)).toBe(1)
+      } finally {
+        await store.dispose()
+      }
+    } finally {
+      remove()
+    }
+  })
+
+  it('numbers a message an older Duet process writes to the same file (its INSERT has no id column) in its channel, and delivers it', async () => {
+    const { dir, remove } = tempDir()
+    try {
+      const store = await openChannelStore({ dataDir: dir })
+      try {
+        const id = await store.open()
+        expect(await store.send(id, 'app-to-agent', { event: 'new' })).toBe('1')
+        await store.send(await store.open(), 'app-to-agent', { event: 'elsewhere' })
+        // The statement the previous release prepares: no `n`, the id was the row number.
+        const older = openSqlite(join(dir, SQLITE_SUBDIR, SQLITE_FILE))
+        older.prepare('UPDATE channels SET pending_0 = pending_0 + 1 WHERE id = ?').run(id)
+        older.prepare(`INSERT INTO messages (channel, dir, event, data, at, size, owner) VALUES (?, 0, 'old', '"x"', ?, 4, '')`).run(id, Date.now())
+        older.close()
+        expect(await store.send(id, 'app-to-agent', { event: 'new' })).toBe('3')
+        const got = await store.read(id, 'app-to-agent', { after: '1' })
+        expect(got.map((m) => [m.id, m.event])).toEqual([
+          ['2', 'old'],
+          ['3', 'new'],
+        ])
       } finally {
         await store.dispose()
       }

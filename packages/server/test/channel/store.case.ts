@@ -497,6 +497,38 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect((await channelError(who.send(agentOnly, 'agent-to-app', big))).code).toBe('QUEUE_FULL')
     })
 
+    it('a read or ack refused for a cursor past the newest id leaves nothing behind on a first use (no channel, no app mark)', async () => {
+      const store = await make()
+      const who = scopeChannelStore(store, freshId('subject'))
+      const fresh = freshId('cursor')
+      expect((await channelError(who.read(fresh, 'agent-to-app', { after: '7' }))).code).toBe('INVALID_OPTION')
+      expect((await channelError(who.ack(fresh, 'agent-to-app', '7'))).code).toBe('INVALID_OPTION')
+      expect((await channelError(who.ack(fresh, 'app-to-agent', '1'))).code).toBe('INVALID_OPTION')
+      expect((await who.stats()).channels).toBe(0)
+      expect(await who.appSeen(fresh)).toBe(false)
+      // The id is still free: its real first use makes it, and a cursor of '0' is no refusal.
+      expect(await who.read(fresh, 'agent-to-app', { after: '0' })).toEqual([])
+      expect((await who.stats()).channels).toBe(1)
+      expect(await who.appSeen(fresh)).toBe(true)
+    })
+
+    it("a subject's message ids do not tell how much another subject sends", async () => {
+      const store = await make({ maxPending: 10_000 })
+      const alice = scopeChannelStore(store, freshId('alice'))
+      const bob = scopeChannelStore(store, freshId('bob'))
+      const mine = await alice.open()
+      const theirs = await bob.open()
+      const before = Date.now()
+      const first = Number(await alice.send(mine, 'app-to-agent', { event: 'a' }))
+      for (let i = 0; i < 300; i++) await bob.send(theirs, 'app-to-agent', { event: 'b' })
+      const second = Number(await alice.send(mine, 'app-to-agent', { event: 'a' }))
+      const elapsed = Date.now() - before
+      // Counters count per channel (memory, SQLite): the next id is the next number. Redis ids follow its clock
+      // (so they never repeat after a restart), which tells the time that passed and nothing of Bob's 300.
+      if (store.backend === 'redis') expect(second - first).toBeLessThanOrEqual(Math.max(1, elapsed + 1))
+      else expect(second - first).toBe(1)
+    })
+
     it('channel quota: past maxChannels open and first use are LIMIT_REACHED with the limit and count; closing frees room', async () => {
       const open = (await (await make({ maxPending: 10_000 })).stats()).channels
       const store = await make({ maxChannels: open + 2 })
