@@ -29,7 +29,7 @@ const PREFIX = 'duet:{apps}:'
 const RENDERS = `${PREFIX}renders` // sorted set: channel id by recording order
 const RENDER_SEQ = `${PREFIX}render-seq`
 const RENDER_OWNERS = `${PREFIX}render-owners` // sorted set: owner by how many renders it holds
-const RENDERS_OWNED = `${PREFIX}renders-owned` // how many renders have an owner (the rest predate owners)
+const RENDERS_OWNED = `${PREFIX}renders-owned` // how many renders have an owner (fewer than all: some predate owners, adopted at the next render)
 const ownerRenders = (owner: string) => `${PREFIX}renders:o:${owner}` // sorted set: an owner's channel ids by recording order
 const SAVED_COUNT = `${PREFIX}saved-count` // saved apps of every space together
 const DATA_APPS_COUNT = `${PREFIX}data-apps-count` // app-data namespaces of every space together
@@ -64,7 +64,7 @@ local function counter(key, recount)
 end
 `
 // An owner past its cap loses its own oldest render; a store past its cap takes the oldest of the owner holding
-// the most (renders from before owners were kept, the oldest of all, go first). KEYS: 1 renders, 2 the render's
+// the most. KEYS: 1 renders, 2 the render's
 // hash, 3 seq, 4 owners by count, 5 owned count. ARGV: 1 max renders, 2 channel id, 3 render key prefix, 4 max per
 // owner, 5 owner ('' for none), 6 owner set prefix, 7… the render's fields.
 const RECORD_RENDER = `${COUNTER}
@@ -83,6 +83,24 @@ local function drop(cid)
   if o and redis.call('ZREM', ownerSet(o), cid) == 1 then
     redis.call('DECR', KEYS[5])
     if tonumber(redis.call('ZINCRBY', KEYS[4], -1, o)) <= 0 then redis.call('ZREM', KEYS[4], o) end
+  end
+end
+-- Renders an older Duet recorded have no owner: each is adopted once, as SQLite's upgrade does (a subject's by
+-- the scope its key carries, the rest the shared space's), so eviction weighs them by owner like the others.
+if redis.call('ZCARD', KEYS[1]) > counter(KEYS[5]) then
+  local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+  for i = 1, #all, 2 do
+    local cid = all[i]
+    if redis.call('EXISTS', ARGV[3] .. cid) == 0 then
+      redis.call('ZREM', KEYS[1], cid)
+    elseif not redis.call('HGET', ARGV[3] .. cid, 'owner') then
+      local o = ''
+      if string.sub(cid, 24, 24) == '.' and string.match(string.sub(cid, 1, 23), '^s[%w_%-]+$') then o = string.sub(cid, 1, 23) end
+      redis.call('HSET', ARGV[3] .. cid, 'owner', o)
+      redis.call('ZADD', ownerSet(o), all[i + 1], cid)
+      redis.call('ZINCRBY', KEYS[4], 1, o)
+      redis.call('INCR', KEYS[5])
+    end
   end
 end
 local seq = redis.call('INCR', KEYS[3])
@@ -105,17 +123,13 @@ end
 local total = redis.call('ZCARD', KEYS[1])
 while total > tonumber(ARGV[1]) do
   local victim = nil
-  if total > counter(KEYS[5]) then
-    victim = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
-  else
-    -- Of the owners holding the most, the one whose oldest render was recorded first (as the SQLite store).
-    local top = redis.call('ZREVRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-    local first = nil
-    if top[2] then
-      for _, o in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], top[2], top[2])) do
-        local oldest = redis.call('ZRANGE', ownerSet(o), 0, 0, 'WITHSCORES')
-        if oldest[2] and (not first or tonumber(oldest[2]) < first) then victim, first = oldest[1], tonumber(oldest[2]) end
-      end
+  -- Of the owners holding the most, the one whose oldest render was recorded first (as the SQLite store).
+  local top = redis.call('ZREVRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+  local first = nil
+  if top[2] then
+    for _, o in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], top[2], top[2])) do
+      local oldest = redis.call('ZRANGE', ownerSet(o), 0, 0, 'WITHSCORES')
+      if oldest[2] and (not first or tonumber(oldest[2]) < first) then victim, first = oldest[1], tonumber(oldest[2]) end
     end
   end
   if not victim then break end

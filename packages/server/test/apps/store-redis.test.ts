@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { openAppStore } from '../../src/apps/index.js'
+import { subjectScope } from '../../src/channel/subject-scope.js'
 import { freePort, redisForSuite, startRedis } from '../channel/redis-server.js'
 import { caught, describeAppStore } from './store.case.js'
 
@@ -31,6 +32,32 @@ describe('redis app store specifics', () => {
       expect(await alice.saveApp('kept', 'ch-4')).toMatchObject({ name: 'kept' })
       expect(await alice.deleteApp('kept')).toBe(true)
       expect(await alice.putData('other', 'k', 2)).toMatchObject({ app: 'other' })
+    } finally {
+      await store.close()
+    }
+  })
+
+  it("adopts renders from before owners were kept as SQLite's upgrade does (a subject's by its key, the rest the shared space's): past the cap the heaviest owner loses one, not the oldest render of all", async () => {
+    await redis.admin.flushAll()
+    // Three renders an older Duet recorded: no owner field, no owner sets, no counts. Alice's is the oldest.
+    const aliceKey = `${subjectScope('alice')}.ch-a-old`
+    for (const [seq, key] of [aliceKey, 'ch-s1', 'ch-s2'].entries()) {
+      await redis.admin.hSet(`duet:{apps}:render:${key}`, { kind: 'html', html: `<p>${key}</p>`, at: String(seq + 1) })
+      await redis.admin.zAdd('duet:{apps}:renders', { score: seq + 1, value: key })
+    }
+    await redis.admin.set('duet:{apps}:render-seq', '3')
+    const store = await openAppStore({ backend: 'redis', url: redis.url, limits: { maxRenders: 4 } })
+    try {
+      const bob = store.forSubject('bob')
+      await bob.recordRender('ch-b1', { kind: 'html', html: '<p>b1</p>' })
+      await bob.recordRender('ch-b2', { kind: 'html', html: '<p>b2</p>' })
+      // Five renders, cap four: the shared space (two, the first of which was recorded before Bob's) gives one
+      // up; Alice, holding one, keeps hers though it is the oldest of all.
+      expect(await store.forSubject('alice').getRender('ch-a-old')).toMatchObject({ html: `<p>${aliceKey}</p>` })
+      expect(await store.getRender('ch-s1')).toBeUndefined()
+      expect(await store.getRender('ch-s2')).toMatchObject({ html: '<p>ch-s2</p>' })
+      expect(await bob.getRender('ch-b1')).toBeDefined()
+      expect(await redis.admin.get('duet:{apps}:renders-owned')).toBe('4')
     } finally {
       await store.close()
     }
