@@ -290,10 +290,10 @@ class MemoryChannelStore implements ChannelStore {
     checkDirection(direction)
     const n = checkAfter(upTo)
     const now = Date.now()
-    // A cursor past the newest id is refused before a first use makes the channel: a refusal leaves nothing.
-    const existing = this.use(id, now, false, direction === 'agent-to-app')
+    // A cursor past the newest id is refused before anything changes: no channel made, no app mark.
+    const existing = this.use(id, now, false)
     if (n > (existing?.seq ?? 0)) throw afterTooLarge(upTo)
-    const channel = existing ?? this.use(id, now, true, direction === 'agent-to-app', owner)!
+    const channel = this.use(id, now, true, direction === 'agent-to-app', owner)!
     return channel.queues[direction].ackUpTo(n)
   }
 

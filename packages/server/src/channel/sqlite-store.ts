@@ -523,12 +523,12 @@ class SqliteChannelStore implements ChannelStore {
     return this.guard(() => {
       const now = Date.now()
       const current = this.state(id, d, now)
-      // A cursor past the newest id is refused before a first use makes the channel: a refusal leaves nothing.
+      // A cursor past the newest id is refused before anything changes: no channel made, no app mark.
       if (!current && n > 0) throw afterTooLarge(upTo)
       if (!current) this.inWrite(() => this.create(id, now, d === 1, charged))
-      else if (d === 1 && !current.app_seen) this.stmt.markApp.run(id)
       const removed = this.txAck.immediate(id, d, n, now)
       if (removed < 0) throw afterTooLarge(upTo)
+      if (current && d === 1 && !current.app_seen) this.stmt.markApp.run(id)
       return removed
     })
   }

@@ -497,7 +497,7 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect((await channelError(who.send(agentOnly, 'agent-to-app', big))).code).toBe('QUEUE_FULL')
     })
 
-    it('a read or ack refused for a cursor past the newest id leaves nothing behind on a first use (no channel, no app mark)', async () => {
+    it('a read or ack refused for a cursor past the newest id leaves nothing behind (no channel made, no app mark)', async () => {
       const store = await make()
       const who = scopeChannelStore(store, freshId('subject'))
       const fresh = freshId('cursor')
@@ -510,6 +510,14 @@ export function describeChannelStore(name: string, factory: StoreFactory) {
       expect(await who.read(fresh, 'agent-to-app', { after: '0' })).toEqual([])
       expect((await who.stats()).channels).toBe(1)
       expect(await who.appSeen(fresh)).toBe(true)
+      // On a channel only the agent has used, the app's refused read or ack does not mark it as an app's either.
+      const agentOnly = freshId('agent')
+      const last = await who.send(agentOnly, 'agent-to-app', { event: 'hi' })
+      const past = String(Number(last) + 1)
+      expect((await channelError(who.read(agentOnly, 'agent-to-app', { after: past }))).code).toBe('INVALID_OPTION')
+      expect((await channelError(who.ack(agentOnly, 'agent-to-app', past))).code).toBe('INVALID_OPTION')
+      expect(await who.appSeen(agentOnly)).toBe(false)
+      expect(await who.peek(agentOnly, 'agent-to-app')).toBe(1)
     })
 
     it("a subject's message ids do not tell how much another subject sends", async () => {
