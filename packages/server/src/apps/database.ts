@@ -90,10 +90,14 @@ UPDATE server_log SET n = id;
 CREATE TABLE IF NOT EXISTS log_counters (owner TEXT PRIMARY KEY, last INTEGER NOT NULL) WITHOUT ROWID;
 INSERT INTO log_counters (owner, last) SELECT owner, max(id) FROM server_log GROUP BY owner;
 `
-// A trigger numbers the rows, so a process still running the schema-4 code (its INSERT names no `n`) numbers
-// its rows the same way; the counter outlives the rows the cap trims, so a number is never handed out twice.
+// The insert computes the number and a trigger moves the owner's counter on; a process still running the
+// schema-4 code inserts none, and the other trigger numbers its row. The counter outlives the rows the cap
+// trims, so a number is never handed out twice.
 const LOG_NUMBER_TRIGGER = `
-CREATE TRIGGER IF NOT EXISTS server_log_number AFTER INSERT ON server_log BEGIN
+CREATE TRIGGER IF NOT EXISTS server_log_counted AFTER INSERT ON server_log WHEN NEW.n > 0 BEGIN
+  INSERT INTO log_counters (owner, last) VALUES (NEW.owner, NEW.n) ON CONFLICT (owner) DO UPDATE SET last = excluded.last;
+END;
+CREATE TRIGGER IF NOT EXISTS server_log_number AFTER INSERT ON server_log WHEN NEW.n = 0 BEGIN
   INSERT OR IGNORE INTO log_counters (owner, last) VALUES (NEW.owner, 0);
   UPDATE log_counters SET last = last + 1 WHERE owner = NEW.owner;
   UPDATE server_log SET n = (SELECT last FROM log_counters WHERE owner = NEW.owner) WHERE id = NEW.id;

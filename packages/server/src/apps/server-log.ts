@@ -65,11 +65,11 @@ export const levelsFrom = (level: LogLevel): LogLevel[] => LOG_LEVELS.slice(LOG_
  * owner ('' shared, or a subject's scope): each owner keeps its own last `maxLogRows` rows.
  */
 export function createServerLog(db: AppsDatabase, limits: AppLimits) {
-  // An entry's id is its number in its owner's log (`n`, numbered by the schema's trigger), never the row id,
+  // An entry's id is its number in its owner's log (`n`, one past the owner's counter), never the row id,
   // which counts every owner's rows. Both grow with time within one owner, so rows are ordered by the row id.
   const COLUMNS = 'n, at, level, message, data'
-  const insert = db.prepare('INSERT INTO server_log (owner, at, level, message, data) VALUES (?, ?, ?, ?, ?)')
-  const numberOf = db.prepare('SELECT n FROM server_log WHERE id = ?')
+  const insert = db.prepare(`INSERT INTO server_log (owner, at, level, message, data, n)
+    VALUES (@owner, @at, @level, @message, @data, coalesce((SELECT last FROM log_counters WHERE owner = @owner), 0) + 1) RETURNING n`)
   // Row ids grow (AUTOINCREMENT) but interleave between owners: the cut is this owner's cap-th newest row.
   const trim = db.prepare(
     'DELETE FROM server_log WHERE owner = @owner AND id <= (SELECT id FROM server_log WHERE owner = @owner ORDER BY id DESC LIMIT 1 OFFSET @cap)',
@@ -80,9 +80,9 @@ export function createServerLog(db: AppsDatabase, limits: AppLimits) {
   )
 
   const write = db.transaction((owner: string, at: number, level: LogLevel, message: string, data: string | null): number => {
-    const row = insert.run(owner, at, level, message, data).lastInsertRowid
+    const { n } = insert.get({ owner, at, level, message, data }) as { n: number }
     trim.run({ owner, cap: limits.maxLogRows })
-    return (numberOf.get(row) as { n: number }).n
+    return n
   })
 
   return (owner: string) => ({

@@ -34,8 +34,9 @@ export function upgradeSchema(db: SqliteDatabase): void {
   }
   if (!columns('messages').has('n')) {
     // Message ids were the store-wide row number, which told every user how much the others send; they are now
-    // each channel's own count (`n`, numbered by the messages_number trigger, so a writer that still runs the
-    // older code numbers its rows too), going on from the channel's bound: no id a reader holds changes meaning.
+    // each channel's own count (`n`, which the insert computes; a writer still running the older code inserts
+    // none, and the messages_number trigger numbers its row), going on from the channel's bound: no id a reader
+    // holds changes meaning.
     db.exec(`ALTER TABLE messages ADD COLUMN n INTEGER NOT NULL DEFAULT 0; UPDATE messages SET n = seq;`)
   }
   upgradeOwners(db)
@@ -45,7 +46,9 @@ export function upgradeSchema(db: SqliteDatabase): void {
     DROP TRIGGER IF EXISTS messages_last_seq;
     INSERT INTO stats (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM messages WHERE true ON CONFLICT (name) DO NOTHING;
     INSERT INTO stats (name, value) SELECT 'channels', count(*) FROM channels WHERE state = 0 ON CONFLICT (name) DO NOTHING;
-    CREATE TRIGGER IF NOT EXISTS messages_number AFTER INSERT ON messages BEGIN
+    CREATE TRIGGER IF NOT EXISTS messages_last_n AFTER INSERT ON messages WHEN NEW.n > 0
+      BEGIN UPDATE channels SET last_seq = NEW.n WHERE id = NEW.channel; END;
+    CREATE TRIGGER IF NOT EXISTS messages_number AFTER INSERT ON messages WHEN NEW.n = 0 BEGIN
       UPDATE channels SET last_seq = last_seq + 1 WHERE id = NEW.channel;
       UPDATE messages SET n = (SELECT last_seq FROM channels WHERE id = NEW.channel) WHERE seq = NEW.seq;
     END;

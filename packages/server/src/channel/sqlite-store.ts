@@ -57,6 +57,7 @@ interface ChannelRow {
   pending: number
   app_seen: number
   owner: string
+  last_seq: number
 }
 interface MessageRow {
   seq: number
@@ -178,7 +179,7 @@ class SqliteChannelStore implements ChannelStore {
       ),
     )
     const lower = [0, 1].map((d) => db.prepare(`UPDATE channels SET pending_${d} = pending_${d} - @n, touched_at = @now WHERE id = @id`))
-    const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending, app_seen, owner FROM channels WHERE id = ?`))
+    const row = [0, 1].map((d) => db.prepare(`SELECT state, touched_at, pending_${d} AS pending, app_seen, owner, last_seq FROM channels WHERE id = ?`))
     this.stmt = {
       bump,
       lower,
@@ -190,7 +191,9 @@ class SqliteChannelStore implements ChannelStore {
       countSetAside: db.prepare(`UPDATE owners SET set_aside = set_aside + ? WHERE owner = (SELECT owner FROM channels WHERE id = ?)`),
       markApp: db.prepare(`UPDATE channels SET app_seen = 1 WHERE id = ? AND app_seen = 0`),
       appSeen: db.prepare(`SELECT app_seen FROM channels WHERE id = ?`),
-      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size, owner) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      // A message's id is its channel's next number (the messages_last_n trigger moves the bound on), not the
+      // store-wide row number, which would tell every user how much the others send.
+      insert: db.prepare(`INSERT INTO messages (channel, dir, event, data, at, size, owner, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       first: db.prepare(`SELECT seq, n, event, data, at FROM messages WHERE channel = ? AND dir = ? AND n > ? ORDER BY n LIMIT ?`),
       ackUpTo: db.prepare(`DELETE FROM messages WHERE channel = ? AND dir = ? AND n <= ?`),
       dropOne: db.prepare(`DELETE FROM messages WHERE seq = ?`),
@@ -241,9 +244,10 @@ class SqliteChannelStore implements ChannelStore {
         const mine = this.usage(owner).bytes
         if (mine + bytes > limits.maxStoreBytesPerSubject) throw quotaError('maxStoreBytesPerSubject', limits.maxStoreBytesPerSubject, mine, bytes)
       }
-      s.insert.run(id, d, event, json, now, bytes, owner)
-      // The id the schema's trigger numbered it with: its channel's next number, not the store-wide row number.
-      return (s.lastSeq.get(id) as { last_seq: number }).last_seq
+      // The channel's next number: read in this write transaction, so no other writer can take it meanwhile.
+      const n = (existing?.last_seq ?? 0) + 1
+      s.insert.run(id, d, event, json, now, bytes, owner, n)
+      return n
     })
     this.txAck = db.transaction((id: string, d: number, upTo: number, now: number): number => {
       // Past the newest id this channel handed out.
