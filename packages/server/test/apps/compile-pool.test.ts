@@ -86,7 +86,7 @@ const until = (check: () => boolean, ms = 10_000) =>
 describe('compile pool: hostile compiles', () => {
   it("bounds a flood of hostile compiles: each answered COMPILE_ERROR naming its limit, never more workers than the size, another subject's compile served meanwhile", async () => {
     // Every one of the eight runs (no cool-down: that is tested below), to show each is bounded.
-    const compiler = pool({ workers: 2, compileLimits: { maxMemoryMb: 200, timeoutMs: 2000 }, coolDownAfter: 100 })
+    const compiler = pool({ workers: 2, compileLimits: { maxMemoryMb: 200, timeoutMs: 5000 }, coolDownAfter: 100 })
     let most = 0
     const sampler = setInterval(() => {
       most = Math.max(most, workerPids().length)
@@ -106,9 +106,9 @@ describe('compile pool: hostile compiles', () => {
       for (const err of errors) {
         expect(err.code).toBe('COMPILE_ERROR')
         expect(['memory', 'time']).toContain(err.data!.limit)
-        expect(err.message).toMatch(/more than its limit of 200 MB of memory|took longer than its limit of 2000 ms/)
+        expect(err.message).toMatch(/more than its limit of 200 MB of memory|took longer than its limit of 5000 ms/)
       }
-      // The balloons hit memory (they pass 200 MB long before 2 s).
+      // The balloons hit memory (they pass 200 MB in well under a second; the time limit leaves room for a loaded machine).
       expect(errors.filter((_, i) => i % 2 === 1).every((e) => e.data!.limit === 'memory')).toBe(true)
       // Alice waited for at most the compile running on the worker she was not given, not for the flood.
       expect(finished.indexOf('alice')).toBeLessThan(4)
