@@ -29,7 +29,8 @@ const PREFIX = 'duet:{apps}:'
 const RENDERS = `${PREFIX}renders` // sorted set: channel id by recording order
 const RENDER_SEQ = `${PREFIX}render-seq`
 const RENDER_OWNERS = `${PREFIX}render-owners` // sorted set: owner by how many renders it holds
-const RENDERS_OWNED = `${PREFIX}renders-owned` // how many renders have an owner (fewer than all: some predate owners, adopted at the next render)
+// How many renders have an owner; fewer than all when some predate owners (the next render adopts them).
+const RENDERS_OWNED = `${PREFIX}renders-owned`
 const ownerRenders = (owner: string) => `${PREFIX}renders:o:${owner}` // sorted set: an owner's channel ids by recording order
 const SAVED_COUNT = `${PREFIX}saved-count` // saved apps of every space together
 const DATA_APPS_COUNT = `${PREFIX}data-apps-count` // app-data namespaces of every space together
@@ -64,9 +65,9 @@ local function counter(key, recount)
 end
 `
 // An owner past its cap loses its own oldest render; a store past its cap takes the oldest of the owner holding
-// the most. KEYS: 1 renders, 2 the render's
-// hash, 3 seq, 4 owners by count, 5 owned count. ARGV: 1 max renders, 2 channel id, 3 render key prefix, 4 max per
-// owner, 5 owner ('' for none), 6 owner set prefix, 7… the render's fields.
+// the most. KEYS: 1 renders, 2 the render's hash, 3 seq, 4 owners by count, 5 owned count. ARGV: 1 max renders,
+// 2 channel id, 3 render key prefix, 4 max per owner, 5 owner ('' for none), 6 owner set prefix, 7… the render's
+// fields.
 const RECORD_RENDER = `${COUNTER}
 local owner = ARGV[5]
 counter(KEYS[5], function()

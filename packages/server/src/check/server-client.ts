@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { ServerSpec } from '../dev/connections.js'
+import { CappedStdioTransport } from './stdio-transport.js'
 
 // The largest timer Node keeps: the step deadlines decide when to give up, never the SDK's 60 s default.
 const NO_SDK_TIMEOUT = 2 ** 31 - 1
@@ -19,25 +19,26 @@ export interface CheckServer {
 
 /**
  * Connects to `spec` with every message from the server capped at `maxMessageBytes`, counted as the
- * bytes arrive, so a huge response is refused before it is held in memory: over stdio the SDK's own
- * line buffer has the cap, over HTTP each response body is counted as it streams. `onTooLarge`
+ * bytes arrive, so a huge response is refused before it is held in memory: over stdio the line
+ * reader has the cap, over HTTP each response body is counted as it streams. `onTooLarge`
  * hears of a refused message (the pending request itself may only end at its deadline).
  */
 export async function connectCheckServer(spec: ServerSpec, maxMessageBytes: number, onTooLarge: (what: string) => void): Promise<CheckServer> {
   let transport: Transport
-  let stdio: StdioClientTransport | null = null
+  let stdio: CappedStdioTransport | null = null
   if (spec.kind === 'http') {
     transport = new StreamableHTTPClientTransport(new URL(spec.url), { fetch: cappedFetch(maxMessageBytes, onTooLarge) })
   } else {
     // The configured command only, with arguments as given: never through a shell.
-    stdio = new StdioClientTransport({ command: spec.command, args: spec.args, stderr: 'ignore', maxBufferSize: maxMessageBytes })
+    stdio = new CappedStdioTransport({
+      command: spec.command,
+      args: spec.args,
+      maxLineBytes: maxMessageBytes,
+      onTooLarge: () => onTooLarge(`a message on the server's stdout went past ${maxMessageBytes} bytes before its end of line`),
+    })
     transport = stdio
   }
   const client = new Client({ name: 'duet-check', version: '0.1.0' }, { capabilities: {} })
-  client.onerror = (err) => {
-    if (/ReadBuffer exceeded maximum size/.test(String(err)))
-      onTooLarge(`a message on the server's stdout went past ${maxMessageBytes} bytes before its end of line`)
-  }
   const pidOf = () => stdio?.pid ?? null
   let pid: number | null = null
   try {
@@ -66,7 +67,8 @@ export async function connectCheckServer(spec: ServerSpec, maxMessageBytes: numb
 }
 
 async function closeClient(client: Client, pid: number | null): Promise<void> {
-  await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))])
+  // The timer is unref'd: once the client closed, it must not hold the process for its 2 s.
+  await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())])
   // A server that ignores its closed stdin still ends with the check.
   if (pid !== null) killQuietly(pid)
 }
