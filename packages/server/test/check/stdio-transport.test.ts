@@ -2,7 +2,7 @@
 // messages split across chunks or sharing one arrive whole and in order, a line over the cap is
 // refused as its bytes arrive (before its end of line) and ends the process.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CappedStdioTransport } from '../../src/check/stdio-transport.js'
 
 let open: CappedStdioTransport[] = []
@@ -28,13 +28,8 @@ async function start(script: string, maxLineBytes = 1 << 20) {
   return { t, got, errors, tooLarge, closed: () => closed }
 }
 
-const until = async (ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms
-  while (!ok()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+// Vitest's own polling, with room for a loaded machine.
+const until = (assertion: () => void) => vi.waitFor(assertion, { timeout: 10_000, interval: 10 })
 
 describe('CappedStdioTransport', () => {
   it('delivers a message written in many pieces and two messages written in one, skipping a line that is not JSON', async () => {
@@ -47,7 +42,7 @@ describe('CappedStdioTransport', () => {
       pieces()
       process.stdin.resume()`
     const s = await start(script)
-    await until(() => s.got.length === 3)
+    await until(() => expect(s.got).toHaveLength(3))
     expect(s.got.map((m) => ('id' in m ? m.id : null))).toEqual([1, 2, 3])
     expect((s.got[0] as unknown as { result: { text: string } }).result.text).toHaveLength(200000)
     expect(s.errors).toEqual([])
@@ -60,7 +55,7 @@ describe('CappedStdioTransport', () => {
       process.stdin.on('data', (c) => { b += c; const i = b.indexOf('\\n'); if (i < 0) return
         const m = JSON.parse(b.slice(0, i)); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { echoed: m.method } }) + '\\n') })`)
     await s.t.send({ jsonrpc: '2.0', id: 7, method: 'ping' })
-    await until(() => s.got.length === 1)
+    await until(() => expect(s.got).toHaveLength(1))
     expect(s.got[0]).toEqual({ jsonrpc: '2.0', id: 7, result: { echoed: 'ping' } })
   })
 
@@ -70,7 +65,7 @@ describe('CappedStdioTransport', () => {
       `const c = 'x'.repeat(65536); const w = () => process.stdout.write(c, w); process.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"t":"'); w()`,
       1 << 20,
     )
-    await until(() => s.closed())
+    await until(() => expect(s.closed()).toBe(true))
     expect(s.tooLarge).toHaveLength(1)
     expect(s.tooLarge[0]).toBeGreaterThan(1 << 20)
     expect(s.errors).toEqual([`a message went past ${1 << 20} bytes before its end of line`])
@@ -85,7 +80,7 @@ describe('CappedStdioTransport', () => {
       process.stdin.resume()`,
       2000,
     )
-    await until(() => s.closed())
+    await until(() => expect(s.closed()).toBe(true))
     expect(s.got).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
     expect(s.tooLarge).toHaveLength(1)
   })
