@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import type { ServerSpec } from '../dev/connections.js'
-import { CappedStdioTransport } from './stdio-transport.js'
+import { CappedStdioTransport } from '../dev/stdio-transport.js'
 
 // The largest timer Node keeps: the step deadlines decide when to give up, never the SDK's 60 s default.
 const NO_SDK_TIMEOUT = 2 ** 31 - 1

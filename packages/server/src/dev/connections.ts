@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto'
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { DuetError } from 'duetkit/protocol'
 import type { ServerState } from './server-state.js'
+import { CappedStdioTransport } from './stdio-transport.js'
 
 // How long one connect attempt (handshake and tools/list) may take. Without it an attempt that reached a
 // server as it went away waits out the SDK's 60 s request timeout, and no retry starts meanwhile.
 const ATTEMPT_TIMEOUT_MS = 15_000
+
+/** The most bytes one message from a stdio server may have: the SDK's own stdio cap, 10 MiB. */
+export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024
 
 export type { ServerState } from './server-state.js'
 
@@ -45,6 +48,8 @@ export class ServerConnection {
   private building = false
   private builds = 0
   private attempts = 0
+  // Why the stdio transport ended the server, when it did: shown instead of "the connection closed".
+  private refusal: DuetError | undefined
 
   constructor(
     readonly id: string,
@@ -97,8 +102,11 @@ export class ServerConnection {
           throw new DuetError('UNSUPPORTED', `method ${method} is not forwarded to servers`)
       }
     } catch (err) {
-      if (!(err instanceof DuetError) && isTransportFailure(err)) this.fail(err)
-      throw err
+      if (err instanceof DuetError || !isTransportFailure(err)) throw err
+      // The server was ended for a message past the cap: that, not "connection closed", is the news.
+      const reason = this.refusal ?? err
+      this.fail(reason)
+      throw reason
     }
   }
 
@@ -199,21 +207,37 @@ export class ServerConnection {
       }
       this.client = client
       const info = client.getServerVersion()
+      // Chained: the client's own handler fails the requests still waiting for an answer.
+      const closed = transport.onclose
       transport.onclose = () => {
-        if (this.client === client) this.fail(new Error('the connection closed (did the server exit?)'))
+        closed?.()
+        if (this.client === client) this.fail(this.refusal ?? new Error('the connection closed (did the server exit?)'))
       }
       this.set({ status: 'connected', error: undefined, tools, serverInfo: info ? { name: info.name, version: info.version } : undefined })
       await this.checkWatched()
     } catch (err) {
       await client.close().catch(() => {})
-      if (attempt === this.attempts) this.set({ status: 'error', error: describe(err) })
+      if (attempt === this.attempts) this.set({ status: 'error', error: describe(this.refusal ?? err) })
     }
   }
 
   private transport(): Transport {
     if (this.spec.kind === 'http') return this.httpTransport(this.spec.url, this.spec.token)
     // The configured command only, with arguments as given: never through a shell.
-    const stdio = new StdioClientTransport({ command: this.spec.command, args: this.spec.args, stderr: 'pipe' })
+    this.refusal = undefined
+    const stdio = new CappedStdioTransport({
+      command: this.spec.command,
+      args: this.spec.args,
+      stderr: 'pipe',
+      maxLineBytes: MAX_STDIO_MESSAGE_BYTES,
+      onTooLarge: (bytes) => {
+        this.refusal = new DuetError(
+          'TOO_LARGE',
+          `the server wrote a message past ${MAX_STDIO_MESSAGE_BYTES} bytes (${bytes} so far, no end of line yet); duet dev ended it. A view that large needs splitting or its assets served from elsewhere.`,
+          { maxBytes: MAX_STDIO_MESSAGE_BYTES },
+        )
+      },
+    })
     stdio.stderr?.on('data', (chunk: Buffer) => {
       this.emit({ type: 'log', server: this.id, source: 'stderr', level: 'info', data: chunk.toString('utf8') })
     })

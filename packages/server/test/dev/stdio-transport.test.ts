@@ -3,7 +3,7 @@
 // refused as its bytes arrive (before its end of line) and ends the process.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { CappedStdioTransport } from '../../src/check/stdio-transport.js'
+import { CappedStdioTransport } from '../../src/dev/stdio-transport.js'
 
 let open: CappedStdioTransport[] = []
 afterEach(async () => {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
+import { PassThrough } from 'node:stream'
 import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import spawn from 'cross-spawn'
@@ -10,16 +11,19 @@ export interface CappedStdioOptions {
   maxLineBytes: number
   /** Hears of a line refused for its size; the transport then kills the process and closes. */
   onTooLarge(bytesSoFar: number): void
+  /** The server's stderr: ignored (the default), or piped to `stderr` (`duet dev` shows it as log lines). */
+  stderr?: 'ignore' | 'pipe'
 }
 
 /**
  * A stdio client transport whose reader keeps a line's chunks apart until its end of line, so
  * reading a message costs its size once. The SDK's reader joins the whole buffer again on every
  * chunk, so a 10 MB message costs about 160 copies of up to 10 MB: seconds of CPU for a server
- * that streams a huge view, and `duet check` must refuse that view within a step's deadline.
+ * that streams a huge view, and `duet check` must refuse that view within a step's deadline. Past
+ * its cap the SDK's reader drops what it holds and reads on, so the request waits out its timeout;
+ * this one refuses the line and ends the server, and both `duet check` and `duet dev` say why.
  * Spawns as the SDK's transport does: the command with its arguments as given (never through a
- * shell; cross-spawn finds `npx.cmd` and the like on Windows) and the SDK's default environment;
- * the server's stderr is ignored.
+ * shell; cross-spawn finds `npx.cmd` and the like on Windows) and the SDK's default environment.
  */
 export class CappedStdioTransport implements Transport {
   onclose?: () => void
@@ -29,8 +33,12 @@ export class CappedStdioTransport implements Transport {
   private parts: Buffer[] = []
   private held = 0
   private refused = false
+  /** The server's stderr when `stderr: 'pipe'`; there before `start`, so nothing it writes early is lost. */
+  readonly stderr: PassThrough | null
 
-  constructor(private readonly options: CappedStdioOptions) {}
+  constructor(private readonly options: CappedStdioOptions) {
+    this.stderr = options.stderr === 'pipe' ? new PassThrough() : null
+  }
 
   get pid(): number | null {
     return this.child?.pid ?? null
@@ -38,8 +46,10 @@ export class CappedStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('CappedStdioTransport already started'))
-    const child = spawn(this.options.command, this.options.args, { stdio: ['pipe', 'pipe', 'ignore'], shell: false, env: getDefaultEnvironment() })
+    const stderr = this.stderr ? 'pipe' : 'ignore'
+    const child = spawn(this.options.command, this.options.args, { stdio: ['pipe', 'pipe', stderr], shell: false, env: getDefaultEnvironment() })
     this.child = child
+    if (this.stderr) child.stderr?.pipe(this.stderr)
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve())
       child.once('error', (err) => {
