@@ -233,8 +233,8 @@ export class ServerConnection {
       onTooLarge: (bytes) => {
         this.refusal = new DuetError(
           'TOO_LARGE',
-          `the server wrote a message past ${MAX_STDIO_MESSAGE_BYTES} bytes (${bytes} so far, no end of line yet); duet dev ended it. A view that large needs splitting or its assets served from elsewhere.`,
-          { maxBytes: MAX_STDIO_MESSAGE_BYTES },
+          `the server wrote a message past ${MAX_STDIO_MESSAGE_BYTES} bytes (${bytes} so far, no end of line yet), so duet dev ended it. Make the message smaller: a view that large can load its assets from elsewhere.`,
+          { size: bytes, limit: MAX_STDIO_MESSAGE_BYTES },
         )
       },
     })

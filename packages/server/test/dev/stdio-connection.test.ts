@@ -45,7 +45,10 @@ describe('duet dev and a stdio server', { timeout: 30_000 }, () => {
 
   it('refuses a message past its cap before the message ends, ends the server and says why', async () => {
     const { conn } = await connect(['--mode', 'huge', '--view-bytes', String(MAX_STDIO_MESSAGE_BYTES * 4)])
-    await expect(conn.request('resources/read', { uri: 'ui://hostile/view.html' })).rejects.toThrow()
+    const refused = await conn.request('resources/read', { uri: 'ui://hostile/view.html' }).catch((err: unknown) => err)
+    expect(refused).toMatchObject({ code: 'TOO_LARGE', data: { limit: MAX_STDIO_MESSAGE_BYTES, size: expect.any(Number) } })
+    // Refused as the bytes arrived: well before the 40 MiB message could have ended.
+    expect((refused as { data: { size: number } }).data.size).toBeLessThan(MAX_STDIO_MESSAGE_BYTES * 2)
     expect(conn.snapshot()).toMatchObject({ status: 'error', error: expect.stringContaining(`past ${MAX_STDIO_MESSAGE_BYTES} bytes`) })
   })
 
