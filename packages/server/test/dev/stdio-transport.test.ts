@@ -1,6 +1,6 @@
-// The capped stdio transport `duet check` talks to a stdio server with, on real child processes:
+// The capped stdio transport `duet check` and `duet dev` talk to a stdio server with, on real child processes:
 // messages split across chunks or sharing one arrive whole and in order, a line over the cap is
-// refused as its bytes arrive (before its end of line) and ends the process.
+// refused as its bytes arrive (before its end of line) and ends the process; the server's stderr is piped only when asked.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CappedStdioTransport } from '../../src/dev/stdio-transport.js'
@@ -83,6 +83,22 @@ describe('CappedStdioTransport', () => {
     await until(() => expect(s.closed()).toBe(true))
     expect(s.got).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
     expect(s.tooLarge).toHaveLength(1)
+  })
+
+  it("hands the server's stderr on from its first byte when asked to pipe it, and ignores it by default", async () => {
+    const script = `process.stderr.write('early line\\n'); process.stdin.resume()`
+    const piped = new CappedStdioTransport({ command: process.execPath, args: ['-e', script], maxLineBytes: 100, onTooLarge: () => {}, stderr: 'pipe' })
+    open.push(piped)
+    let text = ''
+    // Listening before start, as duet dev does: nothing written before the first listener is lost.
+    piped.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8')
+    })
+    await piped.start()
+    await until(() => expect(text).toBe('early line\n'))
+    const ignored = new CappedStdioTransport({ command: process.execPath, args: ['-e', script], maxLineBytes: 100, onTooLarge: () => {} })
+    open.push(ignored)
+    expect(ignored.stderr).toBeNull()
   })
 
   it('fails start for a command that does not exist', async () => {
