@@ -48,7 +48,8 @@ export class ServerConnection {
   private building = false
   private builds = 0
   private attempts = 0
-  // Why the stdio transport ended the server, when it did: shown instead of "the connection closed".
+  // Why the stdio transport ended the server, when it did: every failure it causes (the connection
+  // closed, a call cut off) is shown as this instead.
   private refusal: DuetError | undefined
 
   constructor(
@@ -103,10 +104,8 @@ export class ServerConnection {
       }
     } catch (err) {
       if (err instanceof DuetError || !isTransportFailure(err)) throw err
-      // The server was ended for a message past the cap: that, not "connection closed", is the news.
-      const reason = this.refusal ?? err
-      this.fail(reason)
-      throw reason
+      this.fail(err)
+      throw this.refusal ?? err
     }
   }
 
@@ -211,7 +210,7 @@ export class ServerConnection {
       const closed = transport.onclose
       transport.onclose = () => {
         closed?.()
-        if (this.client === client) this.fail(this.refusal ?? new Error('the connection closed (did the server exit?)'))
+        if (this.client === client) this.fail(new Error('the connection closed (did the server exit?)'))
       }
       this.set({ status: 'connected', error: undefined, tools, serverInfo: info ? { name: info.name, version: info.version } : undefined })
       await this.checkWatched()
@@ -296,7 +295,7 @@ export class ServerConnection {
   private fail(err: unknown): void {
     if (this.closed || this.state.status === 'error') return
     void this.dropClient()
-    this.set({ status: 'error', error: describe(err) })
+    this.set({ status: 'error', error: describe(this.refusal ?? err) })
   }
 
   private async dropClient(): Promise<void> {
