@@ -64,9 +64,11 @@ const refresh = (tool: string) => `      REFRESH: {
 const lineOf = (source: string, text: string) => source.split('\n').findIndex((l) => l.includes(text)) + 1
 
 describe('type errors at the mistake', () => {
+  // The first check builds the TypeScript program: about 3 s of CPU alone, four times that and more
+  // in the full suite, where two cores run four test files and their browsers and servers.
   it('the fixture is correct as written (so each case below has exactly its own mistake)', () => {
     expect(check(app([INPUT, RESULT, refresh('get_forecast')].join('\n')))).toEqual([])
-  })
+  }, 120_000)
 
   it('a misspelled tool name: one error, on the line of the callTool, naming the tool', () => {
     const source = app([INPUT, RESULT, refresh('get_forcast')].join('\n'))
