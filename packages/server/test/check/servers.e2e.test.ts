@@ -55,7 +55,8 @@ describe("duet check on Duet's examples", () => {
     } finally {
       delete process.env.DUET_DATA_DIR
     }
-  })
+    // Two whole runs of duet check: 21 s in a full run on 2 cores, past 30 s with more test files at once.
+  }, 120_000)
 })
 
 // Installed by `npm install --prefix test/interop` (as .ci/run and npm test's pretest do).
