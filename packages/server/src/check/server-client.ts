@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import type { ServerSpec } from '../dev/connections.js'
+import { cappedFetch } from '../dev/capped-fetch.js'
 import { CappedStdioTransport } from '../dev/stdio-transport.js'
 
 // The largest timer Node keeps: the step deadlines decide when to give up, never the SDK's 60 s default.
@@ -78,33 +79,4 @@ export function killQuietly(pid: number): void {
   try {
     process.kill(pid, 'SIGKILL')
   } catch {}
-}
-
-// Counts each response body as it streams and errors it past `limit` bytes.
-function cappedFetch(limit: number, onTooLarge: (what: string) => void): typeof fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init)
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN)
-    if (declared > limit) {
-      await response.body?.cancel().catch(() => {})
-      onTooLarge(`the server's HTTP response declared ${declared} bytes, past the cap of ${limit}`)
-      throw new Error(`response of ${declared} bytes refused (cap ${limit})`)
-    }
-    if (!response.body) return response
-    let seen = 0
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          seen += chunk.byteLength
-          if (seen > limit) {
-            onTooLarge(`the server's HTTP response went past ${limit} bytes`)
-            controller.error(new Error(`response past ${limit} bytes refused`))
-            return
-          }
-          controller.enqueue(chunk)
-        },
-      }),
-    )
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
-  }
 }

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto'
 import { Client, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { DuetError } from 'duetkit/protocol'
 import type { ServerState } from './server-state.js'
+import { cappedFetch } from './capped-fetch.js'
 import { CappedStdioTransport } from './stdio-transport.js'
 
 // How long one connect attempt (handshake and tools/list) may take. Without it an attempt that reached a
 // server as it went away waits out the SDK's 60 s request timeout, and no retry starts meanwhile.
 const ATTEMPT_TIMEOUT_MS = 15_000
 
-/** The most bytes one message from a stdio server may have: the SDK's own stdio cap, 10 MiB. */
-export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024
+/** The most bytes one message from a server may have, over stdio or HTTP: the SDK's own stdio cap, 10 MiB. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 
 export type { ServerState } from './server-state.js'
 
@@ -48,8 +49,8 @@ export class ServerConnection {
   private building = false
   private builds = 0
   private attempts = 0
-  // Why the stdio transport ended the server, when it did: every failure it causes (the connection
-  // closed, a call cut off) is shown as this instead.
+  // Why the connection was ended for a message past MAX_MESSAGE_BYTES, when it was: every failure that
+  // causes (the connection closed, a call cut off) is shown as this instead.
   private refusal: DuetError | undefined
 
   constructor(
@@ -103,7 +104,7 @@ export class ServerConnection {
           throw new DuetError('UNSUPPORTED', `method ${method} is not forwarded to servers`)
       }
     } catch (err) {
-      if (err instanceof DuetError || !isTransportFailure(err)) throw err
+      if (this.refusal === undefined && (err instanceof DuetError || !isTransportFailure(err))) throw err
       this.fail(err)
       throw this.refusal ?? err
     }
@@ -221,21 +222,17 @@ export class ServerConnection {
   }
 
   private transport(): Transport {
+    this.refusal = undefined
     if (this.spec.kind === 'http') return this.httpTransport(this.spec.url, this.spec.token)
     // The configured command only, with arguments as given: never through a shell.
-    this.refusal = undefined
     const stdio = new CappedStdioTransport({
       command: this.spec.command,
       args: this.spec.args,
       stderr: 'pipe',
-      maxLineBytes: MAX_STDIO_MESSAGE_BYTES,
-      onTooLarge: (bytes) => {
-        this.refusal = new DuetError(
-          'TOO_LARGE',
-          `the server wrote a message past ${MAX_STDIO_MESSAGE_BYTES} bytes (${bytes} so far, no end of line yet), so duet dev ended it. Make the message smaller: a view that large can load its assets from elsewhere.`,
-          { size: bytes, limit: MAX_STDIO_MESSAGE_BYTES },
-        )
-      },
+      maxLineBytes: MAX_MESSAGE_BYTES,
+      // The transport ends the server, and its close fails the connection.
+      onTooLarge: (bytes) =>
+        this.refuse(`the server wrote a message past ${MAX_MESSAGE_BYTES} bytes (${bytes} so far, no end of line yet), so duet dev ended it`, bytes),
     })
     stdio.stderr?.on('data', (chunk: Buffer) => {
       this.emit({ type: 'log', server: this.id, source: 'stderr', level: 'info', data: chunk.toString('utf8') })
@@ -243,8 +240,19 @@ export class ServerConnection {
     return stdio
   }
 
+  /** Records why a message past the cap ended the connection, in the words every failure it causes shows. */
+  private refuse(what: string, bytes: number): DuetError {
+    this.refusal = new DuetError('TOO_LARGE', `${what}. Make the message smaller: a view that large can load its assets from elsewhere.`, {
+      size: bytes,
+      limit: MAX_MESSAGE_BYTES,
+    })
+    return this.refusal
+  }
+
   // The token goes as a bearer header; a refusal (401/403 with its challenge, 429 with its wait) is traced,
-  // as the SDK client reports it only as a failed request.
+  // as the SDK client reports it only as a failed request. Each response is counted as it arrives and
+  // cut off past MAX_MESSAGE_BYTES, as a stdio server's messages are: the connection is dropped (the
+  // watch loop reconnects), and the calls it carried fail with the reason.
   private httpTransport(url: string, token: string | undefined): Transport {
     const traced: typeof fetch = async (input, init) => {
       const response = await fetch(input, init)
@@ -265,8 +273,9 @@ export class ServerConnection {
       }
       return response
     }
+    const capped = cappedFetch(MAX_MESSAGE_BYTES, (what, bytes) => this.fail(this.refuse(`${what}, so duet dev closed the connection`, bytes)), traced)
     return new StreamableHTTPClientTransport(new URL(url), {
-      fetch: traced,
+      fetch: capped,
       ...(token !== undefined && { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
     })
   }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type ConnectionEvent, MAX_STDIO_MESSAGE_BYTES, ServerConnection } from '../../src/dev/connections.js'
+import { type ConnectionEvent, MAX_MESSAGE_BYTES, ServerConnection } from '../../src/dev/connections.js'
 
 const HOSTILE = fileURLToPath(new URL('../check/fixtures/hostile-server.mjs', import.meta.url))
 
@@ -44,18 +44,18 @@ describe('duet dev and a stdio server', { timeout: 30_000 }, () => {
   })
 
   it('refuses a message past its cap before the message ends, ends the server and says why', async () => {
-    const { conn } = await connect(['--mode', 'huge', '--view-bytes', String(MAX_STDIO_MESSAGE_BYTES * 4)])
+    const { conn } = await connect(['--mode', 'huge', '--view-bytes', String(MAX_MESSAGE_BYTES * 4)])
     const refused = await conn.request('resources/read', { uri: 'ui://hostile/view.html' }).catch((err: unknown) => err)
-    expect(refused).toMatchObject({ code: 'TOO_LARGE', data: { limit: MAX_STDIO_MESSAGE_BYTES, size: expect.any(Number) } })
+    expect(refused).toMatchObject({ code: 'TOO_LARGE', data: { limit: MAX_MESSAGE_BYTES, size: expect.any(Number) } })
     // Refused as the bytes arrived: well before the 40 MiB message could have ended.
-    expect((refused as { data: { size: number } }).data.size).toBeLessThan(MAX_STDIO_MESSAGE_BYTES * 2)
-    expect(conn.snapshot()).toMatchObject({ status: 'error', error: expect.stringContaining(`past ${MAX_STDIO_MESSAGE_BYTES} bytes`) })
+    expect((refused as { data: { size: number } }).data.size).toBeLessThan(MAX_MESSAGE_BYTES * 2)
+    expect(conn.snapshot()).toMatchObject({ status: 'error', error: expect.stringContaining(`past ${MAX_MESSAGE_BYTES} bytes`) })
   })
 
   it('reads a view just under the cap whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'duet-stdio-'))
     try {
-      const view = `<!doctype html><p>${'y'.repeat(MAX_STDIO_MESSAGE_BYTES - 1000)}</p>`
+      const view = `<!doctype html><p>${'y'.repeat(MAX_MESSAGE_BYTES - 1000)}</p>`
       writeFileSync(join(dir, 'view.html'), view)
       const { conn } = await connect(['--mode', 'ok', '--view-file', join(dir, 'view.html')])
       const read = (await conn.request('resources/read', { uri: 'ui://hostile/view.html' })) as { contents: Array<{ text: string }> }
