@@ -1,15 +1,15 @@
 // duet check against hostile views and servers, through the built bin with short deadlines: each run
 // ends within its deadline, exits 1 or 2, and names the step it stopped at.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HOSTILE, startHostileHttp } from './fixtures/hostile-http.js'
 import { rawView } from './fixtures/raw-view.js'
 
 const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
-const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url))
 // The run's deadline given to each check, and what the test allows on top (process start, cleanup).
 const TIMEOUT_S = 45
 const SLACK_MS = 20_000
@@ -31,14 +31,6 @@ function duet(args: string[]): Promise<{ status: number | null; stdout: string; 
     stderr += c
   })
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr, ms: Date.now() - started })))
-}
-
-function startHttp(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [HOSTILE, '--http', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    child.stdout?.once('data', (c: Buffer) => resolve({ url: String(c).trim().replace('listening ', ''), child }))
-    child.once('exit', reject)
-  })
 }
 
 const view = (bug: Parameters<typeof rawView>[0]) => {
@@ -70,7 +62,7 @@ describe('duet check on hostile views and servers', () => {
   }, 120_000)
 
   it('refuses a 200 MB view over HTTP before the browser, naming resources/read, and exits 1', async () => {
-    const server = await startHttp(['--mode', 'huge', '--view-bytes', '200000000'])
+    const server = await startHostileHttp(['--mode', 'huge', '--view-bytes', '200000000'])
     try {
       const r = await duet(['--server', server.url, '--tool', 'show'])
       expect(r.status).toBe(1)

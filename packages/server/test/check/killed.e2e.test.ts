@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isRunning, killAll, processTree } from '../../src/apps/process-tree.js'
 import { rawView } from './fixtures/raw-view.js'
 import { marked } from './leftovers.js'
+import { HOSTILE } from './fixtures/hostile-http.js'
 
 const BIN = fileURLToPath(new URL('../../../cli/bin/duet.js', import.meta.url))
-const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url))
 // How long what the run started may take to go once it is killed, and SIGTERM to end the run itself.
 const GONE_MS = 15_000
 const PROMPT_MS = 5_000

@@ -2,15 +2,13 @@
 // server of duet check's hostile cases, with --http): an answer past the cap is refused while it
 // arrives, the call fails with the reason and the connection comes back for the next call; an answer
 // just under the cap is read whole. Before, duet dev read an answer of any size whole.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MAX_MESSAGE_BYTES, ServerConnection } from '../../src/dev/connections.js'
-
-const HOSTILE = fileURLToPath(new URL('../check/fixtures/hostile-server.mjs', import.meta.url))
+import { startHostileHttp } from '../check/fixtures/hostile-http.js'
 
 let open: ServerConnection[] = []
 let children: ChildProcess[] = []
@@ -21,19 +19,11 @@ afterEach(async () => {
   children = []
 })
 
-/** Starts the hostile server over HTTP and resolves with its URL. */
-function startServer(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [HOSTILE, '--http', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+/** Starts the hostile server over HTTP (stopped after the test) and resolves with its URL. */
+async function startServer(args: string[]): Promise<string> {
+  const { url, child } = await startHostileHttp(args)
   children.push(child)
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const url = /listening (\S+)/.exec(out)?.[1]
-      if (url) resolve(url)
-    })
-    child.once('exit', (code) => reject(new Error(`the server exited ${code}`)))
-  })
+  return url
 }
 
 async function connect(url: string, pollMs = 60_000) {

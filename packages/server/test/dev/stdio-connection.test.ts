@@ -7,11 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type ConnectionEvent, MAX_MESSAGE_BYTES, ServerConnection } from '../../src/dev/connections.js'
-
-const HOSTILE = fileURLToPath(new URL('../check/fixtures/hostile-server.mjs', import.meta.url))
+import { HOSTILE } from '../check/fixtures/hostile-http.js'
 
 let open: ServerConnection[] = []
 afterEach(async () => {
