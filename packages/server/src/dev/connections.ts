@@ -104,7 +104,9 @@ export class ServerConnection {
           throw new DuetError('UNSUPPORTED', `method ${method} is not forwarded to servers`)
       }
     } catch (err) {
-      if (this.refusal === undefined && (err instanceof DuetError || !isTransportFailure(err))) throw err
+      // Duet's own errors are what they say. Any other failure on a connection refused for a message past
+      // the cap is that refusal: over HTTP the cut-off answer fails as a body error, not a closed socket.
+      if (err instanceof DuetError || (this.refusal === undefined && !isTransportFailure(err))) throw err
       this.fail(err)
       throw this.refusal ?? err
     }
