@@ -1,0 +1,105 @@
+// npm run bench:size — what each module costs a Duet view. Each view is built as its users build it
+// (duet() and vite-plugin-singlefile), then, one module at a time, that module's code is taken out of
+// the script and the rest minified with Vite's own minifier and gzipped: the bytes the view loses are
+// what the module costs it. Gzip is not additive (a module compresses against the others), so the costs
+// do not sum to the total; the difference is printed as what is shared. The instrument for issue 24's
+// size goals (bench:mcp judges them): it says where a view's bytes go before anyone cuts. Asserts nothing.
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build, minifySync } from 'vite'
+import { viteSingleFile } from 'vite-plugin-singlefile'
+import { duet } from '../dist/build/index.js'
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url))
+const ALL_VIEWS = {
+  minimal: here('./mcp/minimal-duet/'),
+  forecast: here('../../../examples/forecast/'),
+  reader: here('../../../examples/reader/'),
+}
+// BENCH_VIEWS=minimal measures one view only; BENCH_TOP=n prints the n costliest modules (default all);
+// BENCH_WITHOUT='dom/source.ts,dom/delegate.ts' also prints what those modules cost together, i.e. what
+// a design that left them out of the view would save.
+const VIEWS = Object.entries(ALL_VIEWS).filter(([name]) => !process.env.BENCH_VIEWS || process.env.BENCH_VIEWS.split(',').includes(name))
+const TOP = Number(process.env.BENCH_TOP ?? Infinity)
+const WITHOUT = process.env.BENCH_WITHOUT?.split(',').filter(Boolean) ?? []
+
+/**
+ * The view's script unminified, with the code each module contributed to it. Captured before
+ * vite-plugin-singlefile inlines the script into the page; the page's gzip is measured as built.
+ */
+async function buildView(root) {
+  let script
+  const capture = {
+    name: 'duet-bench-size',
+    enforce: 'pre',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((f) => f.type === 'chunk')
+      if (chunks.length !== 1) throw new Error(`bench:size: expected one script in ${root}, got ${chunks.length}`)
+      const [chunk] = chunks
+      script = { code: chunk.code, modules: Object.entries(chunk.modules).map(([id, m]) => ({ id, code: m.code ?? '' })) }
+    },
+  }
+  const built = async (minify, plugins) => {
+    const out = await build({ root, configFile: false, logLevel: 'silent', plugins: [duet(), viteSingleFile(), ...plugins], build: { write: false, minify } })
+    const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
+    return String(page.source)
+  }
+  const page = await built(true, [])
+  await built(false, [capture])
+  return { pageGzip: gzipSync(page).length, script }
+}
+
+const minified = (code) => {
+  // `unused: false`: the build already dropped what nothing uses, and with a module taken out the
+  // minifier would otherwise also drop everything only it used, charging all of that to the module.
+  // On the whole script this gives the build's own bytes (printed, to check).
+  const result = minifySync('view.js', code, { module: true, compress: { unused: false } })
+  if (result.errors.length) throw new Error(`bench:size: the minifier failed: ${result.errors[0].message}`)
+  return result.code
+}
+const gzip = (code) => gzipSync(minified(code)).length
+
+// A module's name as a reader looks for it: its path inside duetkit, or in the view's own folder.
+const label = (id, root) =>
+  id.includes('/duetkit/dist/')
+    ? `duetkit ${id.slice(id.indexOf('/duetkit/dist/') + 14).replace(/\.js$/, '.ts')}`
+    : id.startsWith(root)
+      ? `view ${id.slice(root.length)}`
+      : id
+
+for (const [name, root] of VIEWS) {
+  const { pageGzip, script } = await buildView(root)
+  const whole = gzip(script.code)
+  const rows = []
+  const folded = []
+  for (const m of script.modules) {
+    if (!m.code.trim()) continue
+    const at = script.code.indexOf(m.code)
+    // The bundler may fold a module into others (constants inlined, the rest dropped): nothing of it
+    // stands alone to take out, so it is listed, not measured.
+    if (at < 0) {
+      folded.push(label(m.id, root))
+      continue
+    }
+    const without = script.code.slice(0, at) + script.code.slice(at + m.code.length)
+    rows.push({ module: label(m.id, root), cost: whole - gzip(without) })
+  }
+  rows.sort((a, b) => b.cost - a.cost)
+  const attributed = rows.reduce((sum, r) => sum + r.cost, 0)
+  console.log(`\n${name}: page ${pageGzip} B gzip, of which script ${whole} B (minified as Vite does, then gzip)`)
+  console.log(`  ${'bytes'.padStart(6)}  ${'share'.padStart(6)}  module`)
+  for (const r of rows.slice(0, TOP)) console.log(`  ${String(r.cost).padStart(6)}  ${`${((100 * r.cost) / whole).toFixed(1)}%`.padStart(6)}  ${r.module}`)
+  if (rows.length > TOP) console.log(`  (${rows.length - TOP} more modules, ${rows.slice(TOP).reduce((s, r) => s + r.cost, 0)} B)`)
+  console.log(
+    `  ${String(whole - attributed).padStart(6)}  ${`${((100 * (whole - attributed)) / whole).toFixed(1)}%`.padStart(6)}  shared: what no one module costs alone (gzip's back-references across modules)`,
+  )
+  const of = (side) => rows.filter((r) => r.module.startsWith(side)).reduce((sum, r) => sum + r.cost, 0)
+  console.log(`  by side: duetkit ${of('duetkit ')} B, the view's own code ${of('view ')} B, shared ${whole - attributed} B`)
+  if (WITHOUT.length) {
+    const taken = script.modules.filter((m) => m.code.trim() && WITHOUT.some((w) => label(m.id, root).endsWith(w)))
+    let rest = script.code
+    for (const m of taken) rest = rest.replace(m.code, '')
+    console.log(`  together, ${taken.map((m) => label(m.id, root)).join(' + ') || '(no module matched)'}: ${whole - gzip(rest)} B`)
+  }
+  if (folded.length) console.log(`  folded into other modules by the bundler, so not measured alone: ${folded.join(', ')}`)
+}
