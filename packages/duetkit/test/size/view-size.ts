@@ -61,5 +61,5 @@ const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`
 export function overBudget(name: string, html: string, budget: Budget): string | undefined {
   const size = gzipSync(html).length
   if (size <= budget.gzipBytes) return undefined
-  return `${name}: ${kb(size)} gzip (${size} bytes) is over its budget of ${kb(budget.gzipBytes)} (${budget.gzipBytes} bytes) by ${size - budget.gzipBytes} bytes; shrink it, or raise views.${name}.gzipBytes in size-budget.json if the growth is worth it`
+  return `${name}: ${kb(size)} gzip (${size} bytes) is over its budget of ${kb(budget.gzipBytes)} (${budget.gzipBytes} bytes) by ${size - budget.gzipBytes} bytes; shrink it (npm run bench:size shows what each module costs it), or raise views.${name}.gzipBytes in size-budget.json if the growth is worth it`
 }
