@@ -6,10 +6,8 @@
 // printed too. Prints each size, the difference and "met" / "NOT met" against the goal; asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build } from 'vite'
-import { viteSingleFile } from 'vite-plugin-singlefile'
-import { duet } from '../dist/build/index.js'
 import { appsSdkAdapterScript } from '../dist/protocol/index.js'
+import { buildView } from './build-view.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 // At most about one kilobyte gzip more for a view that never meets an Apps SDK host.
@@ -31,25 +29,13 @@ const withoutDialect = {
   },
 }
 
-async function buildView(root, stubbed) {
-  const out = await build({
-    root,
-    configFile: false,
-    logLevel: 'silent',
-    plugins: [...(stubbed ? [withoutDialect] : []), duet(), viteSingleFile()],
-    build: { write: false },
-  })
-  const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
-  return String(page.source)
-}
-
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`
 
 console.log(`\nApps SDK dialect: its cost to a view that never meets such a host (goal ≤ ${kb(GOAL_BYTES)} gzip)`)
 console.log(`${'view'.padEnd(12)}${'with dialect'.padEnd(16)}${'without (anchor)'.padEnd(20)}difference`)
 for (const view of VIEWS) {
-  const shipped = gzipSync(await buildView(view.root, false), { level: 9 }).length
-  const anchor = gzipSync(await buildView(view.root, true), { level: 9 }).length
+  const shipped = gzipSync(await buildView(view.root), { level: 9 }).length
+  const anchor = gzipSync(await buildView(view.root, { plugins: [withoutDialect] }), { level: 9 }).length
   if (shipped === anchor) console.log(`${view.name}: the stub changed nothing; the bench no longer reaches the adapter`)
   const diff = shipped - anchor
   console.log(
@@ -59,6 +45,6 @@ for (const view of VIEWS) {
 
 // What an Apps SDK host receives on top of the view: the adapter script in the twin's head.
 const script = `<script>${appsSdkAdapterScript()}</script>`
-const forecast = await buildView(VIEWS[1].root, false)
+const forecast = await buildView(VIEWS[1].root)
 const added = gzipSync(forecast + script, { level: 9 }).length - gzipSync(forecast, { level: 9 }).length
 console.log(`the Apps SDK twin carries the adapter script: ${script.length} B, ${kb(added)} gzip more for the forecast's twin (information, no goal)`)

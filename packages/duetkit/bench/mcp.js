@@ -5,10 +5,8 @@
 // "met" or "NOT met"; asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build } from 'vite'
-import { viteSingleFile } from 'vite-plugin-singlefile'
-import { duet } from '../dist/build/index.js'
 import { loadTestHelpers } from '../../../test/support/load-test-helpers.js'
+import { buildView } from './build-view.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const RUNS = Number(process.env.BENCH_RUNS ?? 21)
@@ -49,22 +47,6 @@ const ALL_VIEWS = [
 
 // BENCH_VIEWS=forecast times one view only.
 const VIEWS = ALL_VIEWS.filter((v) => !process.env.BENCH_VIEWS || process.env.BENCH_VIEWS.split(',').includes(v.name))
-
-/**
- * Builds one view directory into a single HTML string, the way its users would: a Duet view with
- * the examples' `plugins: [duet(), viteSingleFile()]`, the official one with `viteSingleFile()` alone.
- */
-async function buildView(root, withDuet) {
-  const out = await build({
-    root,
-    configFile: false,
-    logLevel: 'silent',
-    plugins: withDuet ? [duet(), viteSingleFile()] : [viteSingleFile()],
-    build: { write: false },
-  })
-  const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
-  return String(page.source)
-}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -125,8 +107,8 @@ async function main() {
   console.log('MCP Apps view: Duet against the official ext-apps App and a hand-written floor (single-file HTML builds)\n')
   const built = {}
   for (const view of VIEWS) {
-    built[view.name] = { duet: await buildView(view.duet, true), official: await buildView(view.official, false) }
-    if (view.floor) built[view.name].floor = await buildView(view.floor, false)
+    built[view.name] = { duet: await buildView(view.duet), official: await buildView(view.official, { withDuet: false }) }
+    if (view.floor) built[view.name].floor = await buildView(view.floor, { withDuet: false })
   }
   const gz = (html) => (html === undefined ? undefined : gzipSync(html).length)
 
@@ -154,7 +136,7 @@ async function main() {
   if (built.minimal) goal(`minimal ≤ ${MINIMAL_GOAL_KB} KB: ${kb(gz(built.minimal.duet))}`, gz(built.minimal.duet) <= MINIMAL_GOAL_KB * 1024)
   if (built.forecast) {
     // Pay for what you use: the same card on the driver with every feature.
-    const full = gz(await buildView(here('./mcp/forecast-full/'), true))
+    const full = gz(await buildView(here('./mcp/forecast-full/')))
     const lean = gz(built.forecast.duet)
     console.log(
       `\nforecast on makeMcpAppDriver (every feature): ${kb(full)} gzip; on makeLeanMcpAppDriver (its 3 features): ${kb(lean)} (${kb(full - lean)} less)`,

@@ -6,9 +6,8 @@
 // size goals (bench:mcp judges them): it says where a view's bytes go before anyone cuts. Asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, minifySync } from 'vite'
-import { viteSingleFile } from 'vite-plugin-singlefile'
-import { duet } from '../dist/build/index.js'
+import { minifySync } from 'vite'
+import { buildView } from './build-view.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const ALL_VIEWS = {
@@ -24,10 +23,10 @@ const TOP = Number(process.env.BENCH_TOP ?? Infinity)
 const WITHOUT = process.env.BENCH_WITHOUT?.split(',').filter(Boolean) ?? []
 
 /**
- * The view's script unminified, with the code each module contributed to it. Captured before
- * vite-plugin-singlefile inlines the script into the page; the page's gzip is measured as built.
+ * The view's page as built, and its script unminified with the code each module contributed to it,
+ * captured before vite-plugin-singlefile inlines the script into the page.
  */
-async function buildView(root) {
+async function measure(root) {
   let script
   const capture = {
     name: 'duet-bench-size',
@@ -39,13 +38,8 @@ async function buildView(root) {
       script = { code: chunk.code, modules: Object.entries(chunk.modules).map(([id, m]) => ({ id, code: m.code ?? '' })) }
     },
   }
-  const built = async (minify, plugins) => {
-    const out = await build({ root, configFile: false, logLevel: 'silent', plugins: [duet(), viteSingleFile(), ...plugins], build: { write: false, minify } })
-    const page = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).find((f) => f.fileName === 'index.html')
-    return String(page.source)
-  }
-  const page = await built(true, [])
-  await built(false, [capture])
+  const page = await buildView(root)
+  await buildView(root, { plugins: [capture], minify: false })
   return { pageGzip: gzipSync(page).length, script }
 }
 
@@ -68,22 +62,15 @@ const label = (id, root) =>
       : id
 
 for (const [name, root] of VIEWS) {
-  const { pageGzip, script } = await buildView(root)
+  const { pageGzip, script } = await measure(root)
   const whole = gzip(script.code)
-  const rows = []
-  const folded = []
-  for (const m of script.modules) {
-    if (!m.code.trim()) continue
-    const at = script.code.indexOf(m.code)
-    // The bundler may fold a module into others (constants inlined, the rest dropped): nothing of it
-    // stands alone to take out, so it is listed, not measured.
-    if (at < 0) {
-      folded.push(label(m.id, root))
-      continue
-    }
-    const without = script.code.slice(0, at) + script.code.slice(at + m.code.length)
-    rows.push({ module: label(m.id, root), cost: whole - gzip(without) })
-  }
+  const present = script.modules.filter((m) => m.code.trim()).map((m) => ({ ...m, module: label(m.id, root) }))
+  // The bundler may fold a module into others (constants inlined, the rest dropped): nothing of it
+  // stands alone to take out, so it is listed, not measured.
+  const alone = present.filter((m) => script.code.includes(m.code))
+  const folded = present.filter((m) => !alone.includes(m)).map((m) => m.module)
+  const without = (taken) => taken.reduce((rest, m) => rest.replace(m.code, ''), script.code)
+  const rows = alone.map((m) => ({ module: m.module, cost: whole - gzip(without([m])) }))
   rows.sort((a, b) => b.cost - a.cost)
   const attributed = rows.reduce((sum, r) => sum + r.cost, 0)
   console.log(`\n${name}: page ${pageGzip} B gzip, of which script ${whole} B (minified as Vite does, then gzip)`)
@@ -96,10 +83,8 @@ for (const [name, root] of VIEWS) {
   const of = (side) => rows.filter((r) => r.module.startsWith(side)).reduce((sum, r) => sum + r.cost, 0)
   console.log(`  by side: duetkit ${of('duetkit ')} B, the view's own code ${of('view ')} B, shared ${whole - attributed} B`)
   if (WITHOUT.length) {
-    const taken = script.modules.filter((m) => m.code.trim() && WITHOUT.some((w) => label(m.id, root).endsWith(w)))
-    let rest = script.code
-    for (const m of taken) rest = rest.replace(m.code, '')
-    console.log(`  together, ${taken.map((m) => label(m.id, root)).join(' + ') || '(no module matched)'}: ${whole - gzip(rest)} B`)
+    const taken = alone.filter((m) => WITHOUT.some((w) => m.module.endsWith(w)))
+    console.log(`  together, ${taken.map((m) => m.module).join(' + ') || '(no module matched)'}: ${whole - gzip(without(taken))} B`)
   }
   if (folded.length) console.log(`  folded into other modules by the bundler, so not measured alone: ${folded.join(', ')}`)
 }
