@@ -4,22 +4,11 @@
 // is made ready alongside the first phases, which leave a core idle. Arguments go to vitest
 // (`npm test -- --project server`). With DUET_PHASE_LOG set, each phase's time is appended to that file
 // as `name<TAB>seconds` (.ci/run prints them with its own at the end).
-import { spawn } from 'node:child_process'
 import { appendFileSync } from 'node:fs'
+import { run } from './run.js'
 
 const TEST_NODE = '24'
 const times = []
-
-function run(command, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: options.stdio ?? 'inherit' })
-    let output = ''
-    child.stdout?.on('data', (c) => (output += c))
-    child.stderr?.on('data', (c) => (output += c))
-    child.on('error', (err) => resolve({ code: 127, output: `${output}${err.message}\n` }))
-    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }))
-  })
-}
 
 async function phase(name, work) {
   const started = Date.now()

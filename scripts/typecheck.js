@@ -4,9 +4,9 @@
 // the machine has cores, longest first; each one's output is printed whole when it ends, so none
 // interleave. The packages' sources are checked once, by their build (tsconfig.build.json, composite):
 // the first step builds them only if they are out of date, so the checks after it never write to dist/.
-import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
+import { run } from './run.js'
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
@@ -21,21 +21,10 @@ const CHECKS = [
 ]
 
 /** Runs tsc with `args`; resolves with its exit code once its output has been printed. */
-function check(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsc, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (c) => (output += c))
-    child.stderr.on('data', (c) => (output += c))
-    child.on('error', (err) => {
-      process.stdout.write(`tsc ${args.join(' ')}: ${err.message}\n`)
-      resolve(1)
-    })
-    child.on('close', (code) => {
-      process.stdout.write(`${code === 0 ? 'ok  ' : 'FAIL'} tsc ${args.join(' ')}\n${output}`)
-      resolve(code ?? 1)
-    })
-  })
+async function check(args) {
+  const { code, output } = await run(process.execPath, [tsc, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  process.stdout.write(`${code === 0 ? 'ok  ' : 'FAIL'} tsc ${args.join(' ')}\n${output}`)
+  return code
 }
 
 let failed = (await check(['-b', 'packages/duetkit/tsconfig.build.json', 'packages/server/tsconfig.build.json'])) !== 0
