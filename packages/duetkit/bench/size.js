@@ -6,7 +6,7 @@
 // size goals (bench:mcp judges them): it says where a view's bytes go before anyone cuts. Asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { minifySync } from 'vite'
+import { minifySync, parseSync } from 'vite'
 import { buildView } from './build-view.js'
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
@@ -21,6 +21,9 @@ const ALL_VIEWS = {
 const VIEWS = Object.entries(ALL_VIEWS).filter(([name]) => !process.env.BENCH_VIEWS || process.env.BENCH_VIEWS.split(',').includes(name))
 const TOP = Number(process.env.BENCH_TOP ?? Infinity)
 const WITHOUT = process.env.BENCH_WITHOUT?.split(',').filter(Boolean) ?? []
+// BENCH_NO_MESSAGES=1 also prints the script with duetkit's messages emptied (and, with BENCH_WITHOUT,
+// both together): what builds without duetkit's error and warning texts could save at most.
+const NO_MESSAGES = process.env.BENCH_NO_MESSAGES === '1'
 
 /**
  * The view's page as built, and its script unminified with the code each module contributed to it,
@@ -53,6 +56,30 @@ const minified = (code) => {
 }
 const gzip = (code) => gzipSync(minified(code)).length
 
+// A message, as far as a bench can tell: a string, or the text of a template between its `${…}`, with a
+// space in it and longer than 12 characters. Protocol methods, URLs, tags and keys have no spaces; the
+// rule may also take a short label or a CSS value, so what it saves is an upper bound. Only duetkit's
+// modules are read: a view's own strings are its content (the reader's whole document).
+const isMessage = (text) => text.length > 12 && text.includes(' ')
+
+/** A module's code with the text of every message taken out (quotes and `${…}` parts kept). */
+function withoutMessages(code) {
+  const { program, errors } = parseSync('view.js', code)
+  if (errors.length) throw new Error(`bench:size: the parser failed: ${errors[0].message}`)
+  const spans = []
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (!node || typeof node !== 'object') return
+    // Offsets are in UTF-16 units, as String#slice counts; a literal's span has its quotes, a template part's not.
+    if (node.type === 'Literal' && typeof node.value === 'string' && isMessage(node.value)) spans.push([node.start + 1, node.end - 1])
+    if (node.type === 'TemplateElement' && isMessage(node.value.raw)) spans.push([node.start, node.end])
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value)
+  }
+  visit(program)
+  spans.sort((a, b) => b[0] - a[0])
+  return spans.reduce((rest, [from, to]) => rest.slice(0, from) + rest.slice(to), code)
+}
+
 // A module's name as a reader looks for it: its path inside duetkit, or in the view's own folder.
 const label = (id, root) =>
   id.includes('/duetkit/dist/')
@@ -82,9 +109,17 @@ for (const [name, root] of VIEWS) {
   )
   const of = (side) => rows.filter((r) => r.module.startsWith(side)).reduce((sum, r) => sum + r.cost, 0)
   console.log(`  by side: duetkit ${of('duetkit ')} B, the view's own code ${of('view ')} B, shared ${whole - attributed} B`)
-  if (WITHOUT.length) {
-    const taken = alone.filter((m) => WITHOUT.some((w) => m.module.endsWith(w)))
-    console.log(`  together, ${taken.map((m) => m.module).join(' + ') || '(no module matched)'}: ${whole - gzip(without(taken))} B`)
+  const taken = alone.filter((m) => WITHOUT.some((w) => m.module.endsWith(w)))
+  if (WITHOUT.length) console.log(`  together, ${taken.map((m) => m.module).join(' + ') || '(no module matched)'}: ${whole - gzip(without(taken))} B`)
+  if (NO_MESSAGES) {
+    // A function as replacement: a module's code may hold `$&` and the like, which a string replacement reads.
+    const quiet = (code) => alone.filter((m) => m.module.startsWith('duetkit ')).reduce((rest, m) => rest.replace(m.code, () => withoutMessages(m.code)), code)
+    const bare = gzip(quiet(script.code))
+    console.log(`  with duetkit's messages emptied (at most what builds without them save): script ${bare} B, ${whole - bare} B less`)
+    if (taken.length) {
+      const both = gzip(quiet(without(taken)))
+      console.log(`  and without those modules too: script ${both} B, ${whole - both} B less; page about ${pageGzip - (whole - both)} B`)
+    }
   }
   if (folded.length) console.log(`  folded into other modules by the bundler, so not measured alone: ${folded.join(', ')}`)
 }
