@@ -96,7 +96,10 @@ for (const [name, root] of VIEWS) {
   // stands alone to take out, so it is listed, not measured.
   const alone = present.filter((m) => script.code.includes(m.code))
   const folded = present.filter((m) => !alone.includes(m)).map((m) => m.module)
-  const without = (taken) => taken.reduce((rest, m) => rest.replace(m.code, ''), script.code)
+  // `code` with each of `modules` rewritten by `to`; a function as replacement, since a module's code may
+  // hold `$&` and the like, which a string replacement reads.
+  const rewrite = (code, modules, to) => modules.reduce((rest, m) => rest.replace(m.code, () => to(m)), code)
+  const without = (taken) => rewrite(script.code, taken, () => '')
   const rows = alone.map((m) => ({ module: m.module, cost: whole - gzip(without([m])) }))
   rows.sort((a, b) => b.cost - a.cost)
   const attributed = rows.reduce((sum, r) => sum + r.cost, 0)
@@ -112,8 +115,10 @@ for (const [name, root] of VIEWS) {
   const taken = alone.filter((m) => WITHOUT.some((w) => m.module.endsWith(w)))
   if (WITHOUT.length) console.log(`  together, ${taken.map((m) => m.module).join(' + ') || '(no module matched)'}: ${whole - gzip(without(taken))} B`)
   if (NO_MESSAGES) {
-    // A function as replacement: a module's code may hold `$&` and the like, which a string replacement reads.
-    const quiet = (code) => alone.filter((m) => m.module.startsWith('duetkit ')).reduce((rest, m) => rest.replace(m.code, () => withoutMessages(m.code)), code)
+    // Each of duetkit's modules parsed once, for both figures below.
+    const duetkit = alone.filter((m) => m.module.startsWith('duetkit '))
+    const bareCode = new Map(duetkit.map((m) => [m, withoutMessages(m.code)]))
+    const quiet = (code) => rewrite(code, duetkit, (m) => bareCode.get(m))
     const bare = gzip(quiet(script.code))
     console.log(`  with duetkit's messages emptied (at most what builds without them save): script ${bare} B, ${whole - bare} B less`)
     if (taken.length) {
