@@ -1,6 +1,7 @@
 import type { VNode } from 'snabbdom'
 import type { DomBackend } from '../runtime/core.js'
 import { DuetError } from '../runtime/errors.js'
+import { HAS_DOM_EVENTS, HAS_SVG, omittedError } from '../runtime/omitted.js'
 import { adoptSvg } from '../jsx/svg.js'
 import { createDelegator, type PathNode } from './delegate.js'
 import { ELEMENT_UPDATES } from './modules.js'
@@ -11,7 +12,8 @@ const patch = createPatcher(ELEMENT_UPDATES)
 
 /**
  * Renders into `container` (its children are replaced) and delegates events from it: one capture
- * listener per event type in use, so non-bubbling events (focus, blur) are heard too.
+ * listener per event type in use, so non-bubbling events (focus, blur) are heard too. Without DOM
+ * events (`duet({ omit: ['dom-events'] })`) nothing listens, and an intent reading `DOM` is told why.
  */
 export function createDomBackend(container: Element): DomBackend {
   const handler = (event: Event) => {
@@ -20,12 +22,14 @@ export function createDomBackend(container: Element): DomBackend {
       const node = el
       path.push({ el: node, scope: (node as any).__duetScope, matches: (sel) => typeof node.matches === 'function' && node.matches(sel) })
     }
-    delegator.dispatch(event.type, path, event)
+    delegator!.dispatch(event.type, path, event)
   }
-  const delegator = createDelegator((type, listening) => {
-    if (listening) container.addEventListener(type, handler, true)
-    else container.removeEventListener(type, handler, true)
-  })
+  const delegator = HAS_DOM_EVENTS
+    ? createDelegator((type, listening) => {
+        if (listening) container.addEventListener(type, handler, true)
+        else container.removeEventListener(type, handler, true)
+      })
+    : undefined
   const placeholder = container.ownerDocument.createElement('div')
   container.replaceChildren(placeholder)
   let current: VNode | Element = placeholder
@@ -38,13 +42,18 @@ export function createDomBackend(container: Element): DomBackend {
     }
   }
   return {
-    source: (scope) => createDomSource(delegator, scope, check),
-    adopt: adoptSvg,
+    // Chosen by the flag itself, so a build drops the branch it does not take.
+    source: HAS_DOM_EVENTS
+      ? (scope) => createDomSource(delegator!, scope, check)
+      : () => {
+          throw omittedError('dom-events')
+        },
+    adopt: HAS_SVG ? adoptSvg : undefined,
     commit(vnode) {
       current = patch(current, vnode)
     },
     dispose() {
-      for (const type of delegator.types()) container.removeEventListener(type, handler, true)
+      if (HAS_DOM_EVENTS) for (const type of delegator!.types()) container.removeEventListener(type, handler, true)
       const elm = current instanceof Element ? current : current.elm
       elm?.parentNode?.removeChild(elm)
     },

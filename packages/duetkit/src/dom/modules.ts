@@ -1,4 +1,5 @@
 import type { VNode } from 'snabbdom'
+import { HAS_DOM_EVENTS } from '../runtime/omitted.js'
 import type { ElementUpdate } from './patch.js'
 
 /** Records the owning component instance on its root element, for scoped event delegation. */
@@ -95,5 +96,7 @@ export function updateAttrs(old: VNode, vnode: VNode): void {
   for (const name in prev) if (!(name in next)) elm.removeAttribute(name)
 }
 
-/** What every element gets on creation and on each patch, in this order. */
-export const ELEMENT_UPDATES: readonly ElementUpdate[] = [updateClass, updateProps, updateAttrs, updateStyle, setScope]
+/** What every element gets on creation and on each patch, in this order (the scope only where there are DOM events to scope). */
+export const ELEMENT_UPDATES: readonly ElementUpdate[] = HAS_DOM_EVENTS
+  ? [updateClass, updateProps, updateAttrs, updateStyle, setScope]
+  : [updateClass, updateProps, updateAttrs, updateStyle]

@@ -1,4 +1,5 @@
 import type { VNode, VNodeData } from 'snabbdom'
+import { HAS_HOOKS } from '../runtime/omitted.js'
 
 /**
  * Brings one element's DOM from what `old` described to what `vnode` describes: classes, props,
@@ -33,7 +34,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
 
   function create(v: VNode): Node {
     const data = v.data
-    const hook = data?.hook
+    const hook = HAS_HOOKS ? data?.hook : undefined
     hook?.init?.(v)
     const tag = v.sel
     if (tag === undefined) return (v.elm = document.createTextNode(v.text!))
@@ -67,7 +68,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
         parent.removeChild(kid.elm!)
         continue
       }
-      destroy(kid)
+      if (HAS_HOOKS) destroy(kid)
       const elm = kid.elm!
       // A `remove` hook decides when the element goes (e.g. after a transition); once is enough.
       let gone = false
@@ -76,7 +77,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
         gone = true
         elm.parentNode?.removeChild(elm)
       }
-      const hook = kid.data?.hook?.remove
+      const hook = HAS_HOOKS ? kid.data?.hook?.remove : undefined
       if (hook) hook(kid, done)
       else done()
     }
@@ -152,7 +153,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
   }
 
   function patchNode(old: VNode, v: VNode) {
-    const hook = v.data?.hook
+    const hook = HAS_HOOKS ? v.data?.hook : undefined
     hook?.prepatch?.(old, v)
     const elm = (v.elm = old.elm!)
     if (old === v) return
@@ -160,7 +161,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
       v.data ??= {} as VNodeData
       old.data ??= {} as VNodeData
       if (v.sel !== undefined) for (const update of updates) update(old, v)
-      v.data.hook?.update?.(old, v)
+      hook?.update?.(old, v)
     }
     const was = old.children as Kids | undefined
     const kids = v.children as Kids | undefined
@@ -193,7 +194,7 @@ export function createPatcher(updates: readonly ElementUpdate[]): Patch {
         remove(parent, [from], 0, 0)
       }
     }
-    for (const made of inserted) made.data!.hook!.insert!(made)
+    if (HAS_HOOKS) for (const made of inserted) made.data!.hook!.insert!(made)
     return v
   }
 }

@@ -2,6 +2,7 @@ import type { VNode, VNodeData } from 'snabbdom'
 import { DuetError } from '../runtime/errors.js'
 import { componentMarker } from '../runtime/markers.js'
 import { adoptSvg } from './svg.js'
+import { HAS_HOOKS, HAS_SVG, omittedError } from '../runtime/omitted.js'
 import type { AnyComponent, ViewArgs } from '../runtime/types.js'
 import type { Lens } from '../runtime/markers.js'
 import type { Child, HtmlElements, Key, SvgElements } from './attributes.js'
@@ -67,6 +68,7 @@ function element(tag: string, props: Record<string, any>, kids: VNode[], key: un
     } else if (name === 'htmlFor') {
       if (value != null) (data.attrs ??= {}).for = value
     } else if (name === 'hook') {
+      if (!HAS_HOOKS) throw omittedError('hooks')
       data.hook = value
     } else {
       ;(data.props ??= {})[name] = value
@@ -78,7 +80,9 @@ function element(tag: string, props: Record<string, any>, kids: VNode[], key: un
     vnode.text = kids[0].text
     vnode.children = undefined
   }
-  return tag === 'svg' ? adoptSvg(vnode) : vnode
+  if (tag !== 'svg') return vnode
+  if (!HAS_SVG) throw omittedError('svg')
+  return adoptSvg(vnode)
 }
 
 /** Flattens arrays and fragments, drops empty values and turns strings and numbers into text vnodes. */

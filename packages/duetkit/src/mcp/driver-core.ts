@@ -9,6 +9,7 @@ import { createProtocolClient, type HostWindow, type MessageWindow } from './pro
 import { toOutgoing, toolErrorText, type SinkTranslator } from './sinks.js'
 import { createSourceHub, type McpSource, type McpSourceTypes } from './sources.js'
 import { applyHostContext } from './theme.js'
+import { HAS_HOST_THEME, HAS_MCP_SINKS, omittedError } from '../runtime/omitted.js'
 
 /** The options of the driver core, shared by `makeMcpAppDriver` and `makeLeanMcpAppDriver`. */
 export interface McpCoreOptions {
@@ -106,7 +107,7 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
 
     const onContext = (partial: JsonObject) => {
       hostContext = { ...hostContext, ...partial }
-      if (options.theme !== false && win?.document) applyHostContext(hostContext, win.document)
+      if (HAS_HOST_THEME && options.theme !== false && win?.document) applyHostContext(hostContext, win.document)
       hub.emit('host-context-changed', hostContext)
     }
 
@@ -185,8 +186,10 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
     const handlers: Record<string, (value: unknown, sink: JsonObject) => Promise<unknown>> = {}
     const appCapabilities: JsonObject = {}
     each((p) => {
-      Object.assign(translators, p.sinks)
-      Object.assign(handlers, p.handlers)
+      if (HAS_MCP_SINKS) {
+        Object.assign(translators, p.sinks)
+        Object.assign(handlers, p.handlers)
+      }
       Object.assign(appCapabilities, p.appCapabilities)
     })
 
@@ -257,8 +260,13 @@ export function createMcpDriver(options: McpCoreOptions, features: readonly McpF
       }
     }
 
+    // Without sinks (duet({ omit: ['mcp-sinks'] })) a value sent anyway fails, to its error action or the console.
+    const refuse = (sink: unknown) => {
+      const err = omittedError('mcp-sinks')
+      if (!reply(sink, 'error', errorReply(err, sink))) console.error(`[duetkit/mcp] ${err.message}`)
+    }
     sink$.addListener({
-      next: (value) => void handle(value),
+      next: (value) => (HAS_MCP_SINKS ? void handle(value) : refuse(value)),
       error: (err) => console.error('[duetkit/mcp] sink stream failed', err),
       complete: () => {
         disposed = true

@@ -15,7 +15,8 @@ export interface LeanMcpAppDriverOptions extends McpCoreOptions {
 /**
  * The MCP Apps driver with only the features the view names: the core (handshake, sources, theme,
  * size, teardown, and the `callTool`, `message`, `updateModelContext`, `openLink` and `requestTeardown`
- * sinks) plus `features`. `makeMcpAppDriver` is this with all of them.
+ * sinks) plus `features`. `makeMcpAppDriver` is this with all of them. A view that sends nothing or
+ * ignores the host's theme can leave those parts of the core out too, with `duet({ omit })`.
  *
  * @example run(App, { MCP: makeLeanMcpAppDriver({ features: [withViewState(), withDisplayModes(['inline', 'fullscreen'])] }) })
  */

@@ -24,7 +24,7 @@ export const ErrorCodes = /* @__PURE__ */ Object.freeze({
   LIMIT_REACHED: 'LIMIT_REACHED',
   /** Used after `dispose()` or `close()`: an app, a test harness, the MCP driver, a channel store, the agent-apps store. */
   DISPOSED: 'DISPOSED',
-  /** Something asked for is not offered: a host capability, a method the dev server does not forward. */
+  /** Something asked for is not offered: a host capability, a part of duetkit the build left out (`duet({ omit })`), a method the dev server does not forward. */
   UNSUPPORTED: 'UNSUPPORTED',
   /** The command line is incomplete or wrong (`duet dev`, `create-duet-app`). */
   USAGE: 'USAGE',

@@ -3,6 +3,7 @@ import type { AnyComponent, ViewArgs } from './types.js'
 import { DuetError, logFailure } from './errors.js'
 import { componentName, type Instance } from './instance.js'
 import { markerOf, type Lens, type MarkerData } from './markers.js'
+import { HAS_DOM_EVENTS, HAS_SVG } from './omitted.js'
 
 /** What rendering needs from the runtime (making and retiring child instances) and from the backend. */
 export interface RenderContext {
@@ -58,8 +59,11 @@ export function renderInstance(ctx: RenderContext, inst: Instance, state: unknow
     }
   }
   // A view that returns a child component shares its root element; the scope lists both, inner first.
-  const data = (root.data ??= {})
-  if (!data.scope?.includes(inst.id)) data.scope = data.scope ? [...data.scope, inst.id] : [inst.id]
+  // Only DOM events read the scope, so a build without them does not stamp it.
+  if (HAS_DOM_EVENTS) {
+    const data = (root.data ??= {})
+    if (!data.scope?.includes(inst.id)) data.scope = data.scope ? [...data.scope, inst.id] : [inst.id]
+  }
   for (const [slot, kid] of inst.kids) {
     if (kid.seen === gen) continue
     inst.kids.delete(slot)
@@ -79,7 +83,7 @@ function expand(walk: Walk, kids: VNode[], svg?: boolean): VNode[] {
     const kid = kids[i]
     const marker = kid && markerOf(kid)
     if (!marker) {
-      if (kid?.children) kid.children = expand(walk, kid.children as VNode[], !!kid.data?.ns && kid.sel !== 'foreignObject')
+      if (kid?.children) kid.children = expand(walk, kid.children as VNode[], HAS_SVG && !!kid.data?.ns && kid.sel !== 'foreignObject')
       out?.push(kid)
       continue
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { buildView, overBudget, readBudgets, VIEW_ROOTS } from './view-size.js'
+import { OMIT_MARKS } from '../build/omit-marks.js'
 
 // The size budget: no change grows a view silently. Each view's budget is in size-budget.json.
 describe('the views stay within their size budgets (size-budget.json)', () => {
@@ -38,6 +39,18 @@ describe('the views stay within their size budgets (size-budget.json)', () => {
     ])
     expect(plain).not.toContain(mark)
     expect(withXs).toContain(mark)
+  })
+
+  it('builds each view with its own vite.config.js: a part its duet({ omit }) names is not in its page', async () => {
+    // The minimal view omits all five parts, the forecast svg and hooks.
+    const marks = OMIT_MARKS
+    const [minimal, forecast] = await Promise.all([buildView('minimal'), buildView('forecast')])
+    expect(Object.entries(marks).filter(([, mark]) => minimal.includes(mark))).toEqual([])
+    expect(
+      Object.entries(marks)
+        .filter(([, mark]) => forecast.includes(mark))
+        .map(([part]) => part),
+    ).toEqual(['dom-events', 'mcp-sinks', 'host-theme'])
   })
 
   it('carries the App.persist code only in a view whose driver keeps state (withViewState)', async () => {

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, type Plugin, type Rolldown } from 'vite'
+import { build, type Plugin, type PluginOption, type Rolldown } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
 import { duet } from 'duetkit/vite'
 import { duetkitAliases } from '../../../../test/support/duetkit-aliases.js'
@@ -25,8 +25,15 @@ export function readBudgets(): Record<string, Budget> {
   return parsed.views
 }
 
+/** The plugins of the view's own `vite.config.js` (e.g. its `duet({ omit })`), or duet() and vite-plugin-singlefile. */
+async function viewPlugins(root: string): Promise<PluginOption[]> {
+  const own = `${root}vite.config.js`
+  if (!existsSync(own)) return [duet(), viteSingleFile()]
+  return ((await import(own)) as { default: { plugins: PluginOption[] } }).default.plugins
+}
+
 /**
- * Builds a view folder as its users do (duet() and vite-plugin-singlefile, minified, one HTML file), with
+ * Builds a view folder as its users do (its vite.config.js's plugins, minified, one HTML file), with
  * `duetkit` taken from source so the figure is never that of a stale dist. `extra` plugins run too.
  */
 export async function buildView(name: string, extra: Plugin[] = []): Promise<string> {
@@ -42,7 +49,7 @@ export async function buildView(name: string, extra: Plugin[] = []): Promise<str
       configFile: false,
       logLevel: 'silent',
       resolve: { alias: duetkitAliases },
-      plugins: [duet(), viteSingleFile(), ...extra],
+      plugins: [...(await viewPlugins(root)), ...extra],
       build: { write: false },
     })
   } finally {
