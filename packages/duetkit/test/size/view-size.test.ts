@@ -42,13 +42,13 @@ describe('the views stay within their size budgets (size-budget.json)', () => {
   })
 
   it('builds each view with its own vite.config.js: a part its duet({ omit }) names is not in its page', async () => {
-    // The minimal view omits all five parts, the forecast svg and hooks.
+    // The minimal view omits all five parts, the reader svg and hooks.
     const marks = OMIT_MARKS
-    const [minimal, forecast] = await Promise.all([buildView('minimal'), buildView('forecast')])
+    const [minimal, reader] = await Promise.all([buildView('minimal'), buildView('reader')])
     expect(Object.entries(marks).filter(([, mark]) => minimal.includes(mark))).toEqual([])
     expect(
       Object.entries(marks)
-        .filter(([, mark]) => forecast.includes(mark))
+        .filter(([, mark]) => reader.includes(mark))
         .map(([part]) => part),
     ).toEqual(['dom-events', 'mcp-sinks', 'host-theme'])
   })
