@@ -17,7 +17,7 @@ export interface DuetOptions {
    * `UNSUPPORTED` error naming it.
    * Default: none.
    */
-  omit?: OmittablePart[]
+  omit?: readonly OmittablePart[]
 }
 
 /** The parts of a Vite plugin this one uses. */

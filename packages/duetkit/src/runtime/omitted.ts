@@ -1,8 +1,10 @@
 import { DuetError } from './errors.js'
 
-// What `duet({ omit })` left out of this build. The Vite plugin defines each of these names as `true`
-// and the minifier then drops the code behind it, so a view pays nothing for a part it does not use.
-// Outside such a build (tests, other bundlers) the names are undefined and every part is in.
+// What `duet({ omit })` left out of this build. The Vite plugin (build/omit.ts) defines each of these
+// names, `true` for a part left out and `false` for the rest, and the minifier then drops the code behind
+// the branch not taken, so a view pays nothing for a part it does not use. Outside such a build (other
+// bundlers, tests without the plugin) the names are undefined and every part is in. (Vitest also makes a
+// define a global of the worker, which the `typeof` reads the same way.)
 declare const __DUET_OMIT_DOM_EVENTS__: boolean | undefined
 declare const __DUET_OMIT_MCP_SINKS__: boolean | undefined
 declare const __DUET_OMIT_HOST_THEME__: boolean | undefined
