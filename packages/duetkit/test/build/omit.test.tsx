@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { build } from 'vite'
-import { duet, OMITTABLE } from 'duetkit/vite'
+import { build as esbuild } from 'esbuild'
+import { duet, duetShims, OMITTABLE } from 'duetkit/vite'
 import { fakeHost, until } from '../mcp/fake-host.js'
 import { OMIT_MARKS } from './omit-marks.js'
 // The docs' sample config (guide/mcp-driver.md): its duet() leaves out every part.
@@ -180,5 +181,37 @@ describe('duet({ omit })', () => {
     start(whole.mod, 'Caller')
     await until(theme, 'the host context in the view')
     expect(document.documentElement.getAttribute('data-theme')).toBe('dark')
+  })
+
+  it('duetShims({ omit }) gives an esbuild build the same flags: a part left out fails when used, the rest works', async () => {
+    // duetkit from source, by exact specifier (esbuild's `alias` would also rewrite `duetkit/mcp`).
+    const sources = Object.fromEntries(aliases.map((a) => [String(a.find.source).slice(1, -1).replace('\\/', '/'), a.replacement]))
+    const fromSource = { name: 'duetkit-src', setup: (b: any) => b.onResolve({ filter: /^duetkit(\/.*)?$/ }, (args: any) => ({ path: sources[args.path] })) }
+    const bundle = async (shims: ReturnType<typeof duetShims>) => {
+      const out = await esbuild({
+        entryPoints: [join(dir, 'entry.jsx')],
+        bundle: true,
+        write: false,
+        minify: true,
+        format: 'esm',
+        jsx: 'automatic',
+        jsxImportSource: 'duetkit',
+        logLevel: 'silent',
+        plugins: [fromSource, shims as never],
+      })
+      return out.outputFiles[0]!.text
+    }
+    const load = async (name: string, shims: ReturnType<typeof duetShims>) => {
+      const file = join(dir, `${name}.mjs`)
+      writeFileSync(file, await bundle(shims))
+      return import(pathToFileURL(file).href)
+    }
+    const left = await load('esbuild-omitted', duetShims({ omit: ['svg', 'hooks'] }))
+    const all = await load('esbuild-whole', duetShims())
+    expect(() => left.drawing()).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', message: leftOut('svg') }))
+    expect(() => left.hooked()).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', message: leftOut('hooks') }))
+    expect(all.drawing().data.ns).toBe('http://www.w3.org/2000/svg')
+    expect(typeof all.hooked().data.hook.insert).toBe('function')
+    expect(() => duetShims({ omit: ['svgs' as never] })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', data: { option: 'omit' } }))
   })
 })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Frame } from 'playwright-core'
 import { launchBrowser } from '../../../../test/support/browser.js'
 import { openHostPage, type HostPage } from '../../../../test/support/host/index.js'
+import { SHOTS_DIR } from '../../../../test/support/shots.js'
 import { buildView } from '../size/view-size.js'
 
 // The minimal view leaves out DOM events, sinks, host theming, SVG and hooks (duet({ omit }) in its
@@ -33,6 +34,7 @@ describe('the minimal view, built with duet({ omit }), in the official AppBridge
     await frame.waitForFunction(() => document.querySelector('h1')?.textContent === 'Oslo', undefined, { timeout: 20_000 })
     await host.sendToolResult({ content: [{ type: 'text', text: 'Sunny, 21°' }] })
     await frame.waitForFunction(() => document.querySelector('.result')?.textContent === 'Sunny, 21°', undefined, { timeout: 20_000 })
+    await host.page.locator('#view').screenshot({ path: `${SHOTS_DIR}/mcp-minimal.png` })
   })
 
   it('fits its iframe to the content, answers teardown, and logs no error', async () => {
