@@ -1,10 +1,11 @@
 // npm run bench:size — what each module costs a Duet view. Each view is built as its users build it
-// (its vite.config.js: duet(), with its `omit`, and vite-plugin-singlefile), then, one module at a time, that module's code is taken out of
-// the script and the rest minified with Vite's own minifier and gzipped: the bytes the view loses are
-// what the module costs it. Gzip is not additive (a module compresses against the others), so the costs
-// do not sum to the total; the difference is printed as what is shared. The instrument for issue 24's
-// size goals (bench:mcp judges them): it says where a view's bytes go before anyone cuts. It also prints
-// what the view's `duet({ omit })` saves, and what leaving out each other part would. Asserts nothing.
+// (its vite.config.js: duet(), with its `omit`, and vite-plugin-singlefile), then, one module at a
+// time, that module's code is taken out of the script and the rest minified with Vite's own minifier
+// and gzipped: the bytes the view loses are what the module costs it. Gzip is not additive (a module
+// compresses against the others), so the costs do not sum to the total; the difference is printed as
+// what is shared. The instrument for issue 24's size goals (bench:mcp judges them): it says where a
+// view's bytes go before anyone cuts. It also prints what the view's `duet({ omit })` saves, and what
+// leaving out each other part would. Asserts nothing.
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { minifySync, parseSync } from 'vite'
@@ -121,12 +122,11 @@ for (const [name, root] of VIEWS) {
   const { pageGzip, scriptGzip, script } = await measure(root)
   const whole = gzip(script.code)
   const present = script.modules.filter((m) => m.code.trim()).map((m) => ({ ...m, module: label(m.id, root) }))
-  const alone = present
   // `code` with each of `modules` rewritten by `to`; a function as replacement, since a module's code may
   // hold `$&` and the like, which a string replacement reads.
   const rewrite = (code, modules, to) => modules.reduce((rest, m) => rest.replace(m.code, () => to(m)), code)
   const without = (taken) => rewrite(script.code, taken, () => '')
-  const rows = alone.map((m) => ({ module: m.module, cost: whole - gzip(without([m])) }))
+  const rows = present.map((m) => ({ module: m.module, cost: whole - gzip(without([m])) }))
   rows.sort((a, b) => b.cost - a.cost)
   const attributed = rows.reduce((sum, r) => sum + r.cost, 0)
   console.log(`\n${name}: page ${pageGzip} B gzip, of which script ${scriptGzip} B`)
@@ -143,11 +143,11 @@ for (const [name, root] of VIEWS) {
   console.log(`  its duet({ omit }) takes ${omits.own} B off the page (${omits.whole} B with nothing left out)`)
   // Only for a part the view does not use: one it uses fails at run time once left out.
   console.log(`  leaving out each part too would take off: ${omits.each}`)
-  const taken = alone.filter((m) => WITHOUT.some((w) => m.module.endsWith(w)))
+  const taken = present.filter((m) => WITHOUT.some((w) => m.module.endsWith(w)))
   if (WITHOUT.length) console.log(`  together, ${taken.map((m) => m.module).join(' + ') || '(no module matched)'}: ${whole - gzip(without(taken))} B`)
   if (NO_MESSAGES) {
     // Each of duetkit's modules parsed once, for both figures below.
-    const duetkit = alone.filter((m) => m.module.startsWith('duetkit '))
+    const duetkit = present.filter((m) => m.module.startsWith('duetkit '))
     const bareCode = new Map(duetkit.map((m) => [m, withoutMessages(m.code)]))
     const quiet = (code) => rewrite(code, duetkit, (m) => bareCode.get(m))
     const bare = gzip(quiet(script.code))
