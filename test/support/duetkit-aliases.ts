@@ -1,6 +1,10 @@
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const src = (p: string) => fileURLToPath(new URL(`../../packages/duetkit/src/${p}`, import.meta.url))
+// A path joined to this file's folder, not `new URL(path, import.meta.url)`: in a DOM test environment
+// (happy-dom) Vite transforms that pattern as an asset URL of the page, which is no file path.
+const here = dirname(fileURLToPath(import.meta.url))
+const src = (p: string) => join(here, '../../packages/duetkit/src', p)
 
 /** `duetkit` and each subpath, mapped to its source file, so tests never run against a stale build. */
 export const duetkitSources: Record<string, string> = {

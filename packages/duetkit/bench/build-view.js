@@ -1,19 +1,11 @@
-// How the benches build a view: one view folder into one HTML string, the way its users build it —
-// a Duet view with the plugins of its own vite.config.js, or else `[duet(), viteSingleFile()]`; an official or hand-written one
-// with `viteSingleFile()` alone. The figures of bench:mcp, its dialect part and bench:size all come from
-// this one build.
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+// How the benches build a view: one view folder into one HTML string, the way its users build it — a
+// Duet view with the plugins of its own vite.config.js, or else `[duet(), viteSingleFile()]`; an
+// official or hand-written one with `viteSingleFile()` alone. The figures of bench:mcp, its dialect
+// part and bench:size all come from this one build.
 import { build } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
+import { ownViewPlugins } from '../../../test/support/view-plugins.js'
 import { duet } from '../dist/build/index.js'
-
-/** The plugins of the view's own `vite.config.js` when it has one (e.g. its `duet({ omit })`), else undefined. */
-export async function ownPlugins(root) {
-  const file = join(root, 'vite.config.js')
-  return existsSync(file) ? (await import(pathToFileURL(file).href)).default.plugins : undefined
-}
 
 /**
  * Builds `root` and returns its `index.html`. `withDuet: false` leaves out duet() (the anchors);
@@ -21,7 +13,7 @@ export async function ownPlugins(root) {
  */
 export async function buildView(root, { withDuet = true, plugins = [], minify = true } = {}) {
   // A Duet view with a vite.config.js of its own (the examples, a view's duet({ omit })) is built with its plugins.
-  const own = withDuet ? await ownPlugins(root) : undefined
+  const own = withDuet ? await ownViewPlugins(root) : undefined
   const out = await build({
     root,
     configFile: false,

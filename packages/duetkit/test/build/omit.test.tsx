@@ -10,6 +10,7 @@ import { build as esbuild } from 'esbuild'
 import { duet, duetShims, OMITTABLE } from 'duetkit/vite'
 import { fakeHost, until } from '../mcp/fake-host.js'
 import { OMIT_MARKS } from './omit-marks.js'
+import { duetkitAliases, duetkitSources } from '../../../../test/support/duetkit-aliases.js'
 // The docs' sample config (guide/mcp-driver.md): its duet() leaves out every part.
 import sample from '../../../../docs/samples/lean/vite.config.js'
 
@@ -47,22 +48,13 @@ Caller.model = {
 
 type Built = Record<string, any>
 
-// duetkit from source. (Not test/support's aliases: under happy-dom, `URL` is the DOM's and
-// `new URL(path, import.meta.url)` does not give a file path.)
-const src = (p: string) => join(__dirname, '../../src', p)
-const aliases = [
-  { find: /^duetkit$/, replacement: src('index.ts') },
-  { find: /^duetkit\/mcp$/, replacement: src('mcp/index.ts') },
-  { find: /^duetkit\/jsx-runtime$/, replacement: src('jsx/jsx-runtime.ts') },
-]
-
 async function buildWith(name: string, plugin: ReturnType<typeof duet>): Promise<{ code: string; mod: Built }> {
   const out: any = await build({
     root: dir,
     logLevel: 'silent',
     configFile: false,
     plugins: [plugin],
-    resolve: { alias: aliases },
+    resolve: { alias: duetkitAliases },
     build: { write: false, minify: true, lib: { entry: join(dir, 'entry.jsx'), formats: ['es'], fileName: name } },
   })
   const code: string = out[0].output[0].code
@@ -185,8 +177,10 @@ describe('duet({ omit })', () => {
 
   it('duetShims({ omit }) gives an esbuild build the same flags: a part left out fails when used, the rest works', async () => {
     // duetkit from source, by exact specifier (esbuild's `alias` would also rewrite `duetkit/mcp`).
-    const sources = Object.fromEntries(aliases.map((a) => [String(a.find.source).slice(1, -1).replace('\\/', '/'), a.replacement]))
-    const fromSource = { name: 'duetkit-src', setup: (b: any) => b.onResolve({ filter: /^duetkit(\/.*)?$/ }, (args: any) => ({ path: sources[args.path] })) }
+    const fromSource = {
+      name: 'duetkit-src',
+      setup: (b: any) => b.onResolve({ filter: /^duetkit(\/.*)?$/ }, (args: any) => ({ path: duetkitSources[args.path] })),
+    }
     const bundle = async (shims: ReturnType<typeof duetShims>) => {
       const out = await esbuild({
         entryPoints: [join(dir, 'entry.jsx')],

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, type Plugin, type PluginOption, type Rolldown } from 'vite'
+import { build, type Plugin, type Rolldown } from 'vite'
 import { viteSingleFile } from 'vite-plugin-singlefile'
 import { duet } from 'duetkit/vite'
 import { duetkitAliases } from '../../../../test/support/duetkit-aliases.js'
+import { ownViewPlugins } from '../../../../test/support/view-plugins.js'
 
 /** The budget file: each view's gzip budget in bytes, in one place. */
 export const BUDGET_FILE = fileURLToPath(new URL('../../../../size-budget.json', import.meta.url))
@@ -25,13 +26,6 @@ export function readBudgets(): Record<string, Budget> {
   return parsed.views
 }
 
-/** The plugins of the view's own `vite.config.js` (e.g. its `duet({ omit })`), or duet() and vite-plugin-singlefile. */
-async function viewPlugins(root: string): Promise<PluginOption[]> {
-  const own = `${root}vite.config.js`
-  if (!existsSync(own)) return [duet(), viteSingleFile()]
-  return ((await import(own)) as { default: { plugins: PluginOption[] } }).default.plugins
-}
-
 /**
  * Builds a view folder as its users do (its vite.config.js's plugins, minified, one HTML file), with
  * `duetkit` taken from source so the figure is never that of a stale dist. `extra` plugins run too.
@@ -49,7 +43,7 @@ export async function buildView(name: string, extra: Plugin[] = []): Promise<str
       configFile: false,
       logLevel: 'silent',
       resolve: { alias: duetkitAliases },
-      plugins: [...(await viewPlugins(root)), ...extra],
+      plugins: [...((await ownViewPlugins(root)) ?? [duet(), viteSingleFile()]), ...extra],
       build: { write: false },
     })
   } finally {
